@@ -1,0 +1,2 @@
+//! reversi-clock: work in progress; see the workspace README.
+#![deny(missing_docs)]

@@ -1,0 +1,2 @@
+//! reversi-room: work in progress; see the workspace README.
+#![deny(missing_docs)]
