@@ -831,7 +831,9 @@ impl Clock {
         let now = self.observe(now);
         if let Some(deadline) = self.poll_timeout() {
             if now >= deadline {
-                let side = self.running_side().expect("a deadline implies a running side");
+                let side = self
+                    .running_side()
+                    .expect("a deadline implies a running side");
                 self.phase = Phase::Flagged { side, at: deadline };
                 self.events
                     .push_back(ClockEvent::Flagged { side, at: deadline });
