@@ -342,7 +342,7 @@ fn board_strings() {
         Err(Error::SideToMove("Q".into()))
     );
     assert!(matches!(
-        format!("{}", "-".repeat(64)).parse::<Position>(),
+        "-".repeat(64).parse::<Position>(),
         Err(Error::SideToMove(_))
     ));
     let white = format!("{} O", "-".repeat(64)).parse::<Position>().unwrap();
