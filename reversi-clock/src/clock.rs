@@ -923,3 +923,96 @@ impl Clock {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(secs: u64) -> Span {
+        Span::from_secs(secs)
+    }
+
+    fn settle(control: TimeControl, bank: Span, periods: u32, used: Span) -> (Span, u32) {
+        let clock = Clock::new(control, 1);
+        let st = clock.settle(SideTime { bank, periods }, used);
+        (st.bank, st.periods)
+    }
+
+    #[test]
+    fn settle_per_control() {
+        let fischer = |cap| TimeControl::Fischer {
+            bank: s(60),
+            increment: s(5),
+            cap,
+        };
+        let delay = TimeControl::Delay {
+            bank: s(60),
+            delay: s(5),
+        };
+        let byo = TimeControl::ByoYomi {
+            main: s(10),
+            periods: 3,
+            period: s(5),
+        };
+        let cases = [
+            (TimeControl::total(s(60)), s(60), 0, s(7), (s(53), 0)),
+            (
+                TimeControl::combined(s(10), s(60)),
+                s(60),
+                0,
+                s(7),
+                (s(53), 0),
+            ),
+            (fischer(None), s(60), 0, s(7), (s(58), 0)),
+            (fischer(Some(s(56))), s(60), 0, s(7), (s(56), 0)),
+            (fischer(Some(s(50))), s(60), 0, s(7), (s(53), 0)),
+            (delay, s(60), 0, s(3), (s(60), 0)),
+            (delay, s(60), 0, s(7), (s(58), 0)),
+            (byo, s(10), 3, s(10), (s(0), 3)),
+            (byo, s(10), 3, s(14), (s(0), 3)),
+            (byo, s(10), 3, s(15), (s(0), 2)),
+            (byo, s(10), 3, s(24), (s(0), 1)),
+            (byo, s(0), 2, s(9), (s(0), 1)),
+        ];
+        for (control, bank, periods, used, expected) in cases {
+            assert_eq!(
+                settle(control, bank, periods, used),
+                expected,
+                "{control:?} bank {bank} periods {periods} used {used}"
+            );
+        }
+    }
+
+    #[test]
+    fn budget_per_control() {
+        let budget = |control| Clock::new(control, 1).budget(0);
+        assert_eq!(budget(TimeControl::Unlimited), None);
+        assert_eq!(budget(TimeControl::ONLINE), Some(s(30)));
+        assert_eq!(budget(TimeControl::combined(s(30), s(20))), Some(s(20)));
+        assert_eq!(
+            budget(TimeControl::ByoYomi {
+                main: s(10),
+                periods: 3,
+                period: s(5)
+            }),
+            Some(s(25))
+        );
+        // Saturates instead of overflowing.
+        assert_eq!(
+            budget(TimeControl::ByoYomi {
+                main: Span::MAX,
+                periods: u32::MAX,
+                period: Span::MAX
+            }),
+            Some(Span::MAX)
+        );
+    }
+
+    #[test]
+    fn deadline_saturates_at_the_end_of_time() {
+        let mut clock = Clock::new(TimeControl::total(Span::MAX), 2);
+        clock.start(Millis(u64::MAX - 5), 0).unwrap();
+        assert_eq!(clock.poll_timeout(), Some(Millis(u64::MAX)));
+        assert_eq!(clock.remaining(0, Millis(u64::MAX)), Some(Span(u64::MAX - 5)));
+    }
+}

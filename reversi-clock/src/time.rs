@@ -335,3 +335,38 @@ impl fmt::Display for Span {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_faces() {
+        let cases = [
+            (0, "0:00"),
+            (999, "0:00.999"),
+            (1_000, "0:01"),
+            (59_999, "0:59.999"),
+            (60_000, "1:00"),
+            (3_599_000, "59:59"),
+            (3_600_000, "1:00:00"),
+            (3_600_001, "1:00:00.001"),
+            (360_000_000, "100:00:00"),
+        ];
+        for (ms, face) in cases {
+            assert_eq!(Span(ms).to_string(), face);
+        }
+    }
+
+    #[test]
+    fn system_time_before_the_epoch_is_the_epoch() {
+        let before = UNIX_EPOCH - Duration::from_secs(5);
+        assert_eq!(Millis::from_system_time(before), Millis::EPOCH);
+    }
+
+    #[test]
+    fn serde_is_a_bare_number() {
+        assert_eq!(serde_json::to_string(&Span(5)).unwrap(), "5");
+        assert_eq!(serde_json::from_str::<Millis>("7").unwrap(), Millis(7));
+    }
+}
