@@ -1013,6 +1013,9 @@ mod tests {
         let mut clock = Clock::new(TimeControl::total(Span::MAX), 2);
         clock.start(Millis(u64::MAX - 5), 0).unwrap();
         assert_eq!(clock.poll_timeout(), Some(Millis(u64::MAX)));
-        assert_eq!(clock.remaining(0, Millis(u64::MAX)), Some(Span(u64::MAX - 5)));
+        assert_eq!(
+            clock.remaining(0, Millis(u64::MAX)),
+            Some(Span(u64::MAX - 5))
+        );
     }
 }
