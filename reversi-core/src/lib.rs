@@ -44,6 +44,7 @@ pub mod movegen;
 mod moves;
 pub mod notation;
 pub mod perft;
+mod perft_hash;
 mod position;
 mod square;
 mod symmetry;

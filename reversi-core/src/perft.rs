@@ -1,6 +1,5 @@
 //! Perft: counting the games of a given length, in the three conventions in public use.
 
-use crate::movegen::{flips, legal_moves};
 use crate::{Error, Position};
 use core::fmt;
 use core::str::FromStr;
@@ -57,6 +56,9 @@ impl FromStr for Convention {
 
 /// The number of leaves `depth` plies below `pos` under `convention` (1 at depth 0).
 ///
+/// One thread, no hash table; on x86-64 CPUs with AVX2 and BMI2 the fast path is chosen at run
+/// time. See [`perft_with`] for threads, progress and a transposition table.
+///
 /// # Examples
 ///
 /// ```
@@ -66,62 +68,270 @@ impl FromStr for Convention {
 /// ```
 #[must_use]
 pub fn perft(pos: &Position, depth: u32, convention: Convention) -> u64 {
-    let (p, o) = (pos.player().0, pos.opponent().0);
-    match convention {
-        Convention::Oeis => perft_pass_ply::<true>(p, o, depth),
-        Convention::Edax => perft_pass_ply::<false>(p, o, depth),
-        Convention::NoPass => perft_no_pass(p, o, depth),
+    count(
+        pos.player().0,
+        pos.opponent().0,
+        depth,
+        convention,
+        None,
+        Kernel::best(),
+    )
+}
+
+/// Which implementation of move generation a count runs on.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::perft::Kernel;
+/// assert!(Kernel::available().contains(&Kernel::Portable));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// Plain 64-bit code, on every target.
+    Portable,
+    /// AVX2 and BMI2 (x86-64), chosen at run time.
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let _k = reversi_core::perft::Kernel::best();
+    /// ```
+    #[must_use]
+    pub fn best() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if crate::movegen::avx2::available() {
+            return Kernel::Avx2;
+        }
+        Kernel::Portable
+    }
+
+    /// The kernels this CPU supports, portable first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::perft::Kernel;
+    /// assert_eq!(Kernel::available()[0], Kernel::Portable);
+    /// ```
+    #[must_use]
+    pub fn available() -> Vec<Kernel> {
+        let mut v = vec![Kernel::Portable];
+        if Kernel::best() != Kernel::Portable {
+            v.push(Kernel::Avx2);
+        }
+        v
     }
 }
 
-/// Perft where a pass is a ply; `FINISHED_COUNTS` says whether a finished game counts as a
-/// leaf below the ply where it ended (OEIS) or not (Edax).
-fn perft_pass_ply<const FINISHED_COUNTS: bool>(p: u64, o: u64, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = legal_moves(p, o);
-    if moves == 0 {
-        return if legal_moves(o, p) != 0 {
-            perft_pass_ply::<FINISHED_COUNTS>(o, p, depth - 1)
-        } else {
-            u64::from(FINISHED_COUNTS)
-        };
-    }
-    if depth == 1 {
-        return u64::from(moves.count_ones());
-    }
-    let mut n = 0;
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as u8;
-        moves &= moves - 1;
-        let f = flips(p, o, sq);
-        n += perft_pass_ply::<FINISHED_COUNTS>(o ^ f, p ^ f ^ (1 << sq), depth - 1);
-    }
-    n
+/// [`perft`] of the raw pair (mover `p`, opponent `o`) on a chosen [`Kernel`], optionally with a
+/// transposition table.
+///
+/// # Panics
+///
+/// If `kernel` is not supported by this CPU (see [`Kernel::available`]).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::perft::{perft_raw, Convention, Kernel};
+/// use reversi_core::Position;
+/// let s = Position::initial();
+/// for k in Kernel::available() {
+///     assert_eq!(perft_raw(s.player().0, s.opponent().0, 7, Convention::Edax, k, None), 55092);
+/// }
+/// ```
+#[must_use]
+pub fn perft_raw(
+    p: u64,
+    o: u64,
+    depth: u32,
+    convention: Convention,
+    kernel: Kernel,
+    hash: Option<&PerftHash>,
+) -> u64 {
+    assert!(
+        Kernel::available().contains(&kernel),
+        "kernel {kernel:?} is not supported by this CPU"
+    );
+    count(p, o, depth, convention, hash, kernel)
 }
 
-fn perft_no_pass(p: u64, o: u64, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = legal_moves(p, o);
-    if moves == 0 {
-        return if legal_moves(o, p) != 0 {
-            perft_no_pass(o, p, depth)
-        } else {
-            1
+pub(crate) const OEIS: u8 = 0;
+pub(crate) const EDAX: u8 = 1;
+pub(crate) const NOPASS: u8 = 2;
+
+/// Counts with a kernel known to be available.
+pub(crate) fn count(
+    p: u64,
+    o: u64,
+    depth: u32,
+    convention: Convention,
+    hash: Option<&PerftHash>,
+    kernel: Kernel,
+) -> u64 {
+    macro_rules! go {
+        ($m:ident) => {
+            match (convention, hash) {
+                (Convention::Oeis, None) => $m::count::<OEIS>(p, o, depth),
+                (Convention::Edax, None) => $m::count::<EDAX>(p, o, depth),
+                (Convention::NoPass, None) => $m::count::<NOPASS>(p, o, depth),
+                (Convention::Oeis, Some(h)) => $m::count_hash::<OEIS>(p, o, depth, h),
+                (Convention::Edax, Some(h)) => $m::count_hash::<EDAX>(p, o, depth, h),
+                (Convention::NoPass, Some(h)) => $m::count_hash::<NOPASS>(p, o, depth, h),
+            }
         };
     }
-    if depth == 1 {
-        return u64::from(moves.count_ones());
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: callers only pass kernels from `Kernel::best`/`Kernel::available`, which
+        // checked the CPU features.
+        Kernel::Avx2 => unsafe { go!(avx2_kernel) },
+        _ => go!(portable_kernel),
     }
-    let mut n = 0;
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as u8;
-        moves &= moves - 1;
-        let f = flips(p, o, sq);
-        n += perft_no_pass(o ^ f, p ^ f ^ (1 << sq), depth - 1);
-    }
-    n
 }
+
+/// The recursion of perft, written once and compiled per kernel: `$moves`/`$flips` are the move
+/// generation, `$($tf)*` the target features of the functions.
+macro_rules! perft_kernel {
+    ($modname:ident, $moves:path, $flips:path, unsafe: $($unsafety:ident)?, $(#[$tf:meta])*) => {
+        mod $modname {
+            #![allow(unused_unsafe)]
+            use super::{PerftHash, EDAX, NOPASS, OEIS};
+
+            /// Leaves of a child that has no move, one ply above the leaves.
+            #[inline]
+            $(#[$tf])*
+            $($unsafety)? fn leaf_no_move<const C: u8>(p: u64, o: u64) -> u64 {
+                if C == OEIS {
+                    1
+                } else {
+                    let m = unsafe { $moves(o, p) };
+                    if C == EDAX {
+                        u64::from(m != 0)
+                    } else if m != 0 {
+                        u64::from(m.count_ones())
+                    } else {
+                        1
+                    }
+                }
+            }
+
+            /// The leaves two plies below `(p, o)`, whose moves `moves` are not empty: for each
+            /// move, the child's mobility is counted without building the grandchildren.
+            #[inline]
+            $(#[$tf])*
+            $($unsafety)? fn bulk2<const C: u8>(p: u64, o: u64, mut moves: u64) -> u64 {
+                let mut n = 0;
+                while moves != 0 {
+                    let sq = moves.trailing_zeros() as u8;
+                    let x = moves & moves.wrapping_neg();
+                    moves ^= x;
+                    let f = unsafe { $flips(p, o, sq) };
+                    let (cp, co) = (o ^ f, p ^ f ^ x);
+                    let m = unsafe { $moves(cp, co) };
+                    n += if m != 0 {
+                        u64::from(m.count_ones())
+                    } else {
+                        unsafe { leaf_no_move::<C>(cp, co) }
+                    };
+                }
+                n
+            }
+
+            /// The position has no move: a pass or the end of the game.
+            #[inline]
+            $(#[$tf])*
+            $($unsafety)? fn no_move<const C: u8>(p: u64, o: u64, depth: u32) -> Option<(u64, u64, u32)> {
+                let _ = p;
+                if unsafe { $moves(o, p) } == 0 {
+                    None
+                } else if C == NOPASS {
+                    Some((o, p, depth))
+                } else {
+                    Some((o, p, depth - 1))
+                }
+            }
+
+            /// Perft without a table.
+            $(#[$tf])*
+            pub(super) $($unsafety)? fn count<const C: u8>(p: u64, o: u64, depth: u32) -> u64 {
+                if depth == 0 {
+                    return 1;
+                }
+                let mut moves = unsafe { $moves(p, o) };
+                if moves == 0 {
+                    return match unsafe { no_move::<C>(p, o, depth) } {
+                        Some((p, o, d)) => unsafe { count::<C>(p, o, d) },
+                        None => u64::from(C != EDAX),
+                    };
+                }
+                match depth {
+                    1 => u64::from(moves.count_ones()),
+                    2 => unsafe { bulk2::<C>(p, o, moves) },
+                    _ => {
+                        let mut n = 0;
+                        while moves != 0 {
+                            let sq = moves.trailing_zeros() as u8;
+                            let x = moves & moves.wrapping_neg();
+                            moves ^= x;
+                            let f = unsafe { $flips(p, o, sq) };
+                            n += unsafe { count::<C>(o ^ f, p ^ f ^ x, depth - 1) };
+                        }
+                        n
+                    }
+                }
+            }
+
+            /// Perft with a transposition table for the nodes at least
+            /// [`PerftHash::MIN_DEPTH`] plies above the leaves.
+            $(#[$tf])*
+            pub(super) $($unsafety)? fn count_hash<const C: u8>(p: u64, o: u64, depth: u32, h: &PerftHash) -> u64 {
+                if depth < PerftHash::MIN_DEPTH {
+                    return unsafe { count::<C>(p, o, depth) };
+                }
+                let key = crate::perft_hash::normalize(p, o);
+                if let Some(n) = h.get(key, depth) {
+                    return n;
+                }
+                let mut moves = unsafe { $moves(p, o) };
+                let n = if moves == 0 {
+                    match unsafe { no_move::<C>(p, o, depth) } {
+                        Some((p, o, d)) => unsafe { count_hash::<C>(p, o, d, h) },
+                        None => u64::from(C != EDAX),
+                    }
+                } else {
+                    let mut n = 0;
+                    while moves != 0 {
+                        let sq = moves.trailing_zeros() as u8;
+                        let x = moves & moves.wrapping_neg();
+                        moves ^= x;
+                        let f = unsafe { $flips(p, o, sq) };
+                        n += unsafe { count_hash::<C>(o ^ f, p ^ f ^ x, depth - 1, h) };
+                    }
+                    n
+                };
+                h.put(key, depth, n);
+                n
+            }
+        }
+    };
+}
+
+perft_kernel!(portable_kernel, crate::movegen::legal_moves, crate::movegen::flips, unsafe:,);
+#[cfg(target_arch = "x86_64")]
+perft_kernel!(
+    avx2_kernel,
+    crate::movegen::avx2::moves,
+    crate::movegen::avx2::flip,
+    unsafe: unsafe,
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+);
+
+pub use crate::perft_hash::PerftHash;

@@ -1,0 +1,228 @@
+//! The transposition table of perft: subtree counts keyed by the position, normalised under the
+//! eight symmetries of the board.
+
+use core::sync::atomic::{fence, AtomicU64, Ordering};
+
+/// A fixed-size transposition table of perft counts, shared by threads without locks.
+///
+/// Each entry holds a position normalised under the eight symmetries (its smallest image), the
+/// number of plies counted below it and the count. Entries are guarded by a per-entry sequence
+/// number (a seqlock), so a reader never sees half of a concurrent write: a count read back is
+/// always one that was stored for that position and depth. The memory is allocated once, in
+/// [`PerftHash::new`], and never grows. A table must only be used with one convention.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::perft::{perft_raw, Convention, Kernel, PerftHash};
+/// use reversi_core::Position;
+/// let hash = PerftHash::new(1);
+/// let s = Position::initial();
+/// let n = perft_raw(s.player().0, s.opponent().0, 9, Convention::Oeis, Kernel::best(), Some(&hash));
+/// assert_eq!(n, 3005288);
+/// assert!(hash.bytes() <= 1 << 20);
+/// ```
+pub struct PerftHash {
+    buckets: Box<[Bucket]>,
+}
+
+/// Two entries in one cache line: the first keeps the deeper count, the second the latest.
+#[repr(C, align(64))]
+#[derive(Default)]
+struct Bucket([Entry; 2]);
+
+#[repr(C)]
+#[derive(Default)]
+struct Entry {
+    /// Even when stable, odd while a writer owns the entry.
+    seq: AtomicU64,
+    p: AtomicU64,
+    o: AtomicU64,
+    /// `count << 8 | depth`; 0 when empty.
+    data: AtomicU64,
+}
+
+impl core::fmt::Debug for PerftHash {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PerftHash")
+            .field("buckets", &self.buckets.len())
+            .finish()
+    }
+}
+
+impl PerftHash {
+    /// Nodes with fewer plies below them than this are counted directly, without the table.
+    pub const MIN_DEPTH: u32 = 4;
+
+    /// A table of at most `mb` MiB (at least one bucket of 128 bytes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let h = reversi_core::perft::PerftHash::new(64);
+    /// assert_eq!(h.bytes(), 64 << 20);
+    /// ```
+    #[must_use]
+    pub fn new(mb: usize) -> PerftHash {
+        let n = ((mb << 20) / core::mem::size_of::<Bucket>()).max(1);
+        let buckets = (0..n).map(|_| Bucket::default()).collect();
+        PerftHash { buckets }
+    }
+
+    /// The memory used by the entries, in bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_core::perft::PerftHash::new(1).bytes(), 1 << 20);
+    /// ```
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * core::mem::size_of::<Bucket>()
+    }
+
+    /// A default size: an eighth of the physical memory, at most 4 GiB, at least 64 MiB (64
+    /// MiB when the memory size is unknown), in MiB.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mb = reversi_core::perft::PerftHash::default_mb();
+    /// assert!((64..=4096).contains(&mb));
+    /// ```
+    #[must_use]
+    pub fn default_mb() -> usize {
+        let total_kb = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("MemTotal:"))
+                    .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+            })
+            .unwrap_or(0);
+        (total_kb / 1024 / 8).clamp(64, 4096)
+    }
+
+    fn bucket(&self, key: (u64, u64)) -> &Bucket {
+        let h = (key.0 ^ key.1.rotate_left(23))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29)
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let i = ((u128::from(h) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// The count stored for the normalised `key` at `depth`.
+    pub(crate) fn get(&self, key: (u64, u64), depth: u32) -> Option<u64> {
+        for e in &self.bucket(key).0 {
+            let s1 = e.seq.load(Ordering::Acquire);
+            if s1 & 1 != 0 {
+                continue;
+            }
+            let p = e.p.load(Ordering::Relaxed);
+            let o = e.o.load(Ordering::Relaxed);
+            let data = e.data.load(Ordering::Relaxed);
+            fence(Ordering::Acquire);
+            if e.seq.load(Ordering::Relaxed) != s1 {
+                continue;
+            }
+            if data != 0 && p == key.0 && o == key.1 && (data & 0xFF) as u32 == depth {
+                return Some(data >> 8);
+            }
+        }
+        None
+    }
+
+    /// Stores a count; a busy entry (another thread writing it) is skipped.
+    pub(crate) fn put(&self, key: (u64, u64), depth: u32, count: u64) {
+        let b = &self.bucket(key).0;
+        let d0 = b[0].data.load(Ordering::Relaxed);
+        let same =
+            b[0].p.load(Ordering::Relaxed) == key.0 && b[0].o.load(Ordering::Relaxed) == key.1;
+        let e = if (d0 & 0xFF) as u32 <= depth || same {
+            &b[0]
+        } else {
+            &b[1]
+        };
+        let s = e.seq.load(Ordering::Relaxed);
+        if s & 1 != 0
+            || e.seq
+                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        e.p.store(key.0, Ordering::Relaxed);
+        e.o.store(key.1, Ordering::Relaxed);
+        e.data
+            .store(count << 8 | u64::from(depth & 0xFF), Ordering::Relaxed);
+        e.seq.store(s + 2, Ordering::Release);
+    }
+}
+
+#[inline]
+fn mirror_columns(mut x: u64) -> u64 {
+    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+    ((x >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((x & 0x0F0F_0F0F_0F0F_0F0F) << 4)
+}
+
+#[inline]
+fn transpose(mut x: u64) -> u64 {
+    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The smallest of the eight symmetric images of `(p, o)` (perft counts are invariant under the
+/// symmetries of the board).
+#[inline]
+pub(crate) fn normalize(p: u64, o: u64) -> (u64, u64) {
+    let mut best = (p, o);
+    let (tp, to) = (transpose(p), transpose(o));
+    for (a, b) in [(p, o), (tp, to)] {
+        let (ma, mb) = (mirror_columns(a), mirror_columns(b));
+        for c in [
+            (a, b),
+            (a.swap_bytes(), b.swap_bytes()),
+            (ma, mb),
+            (ma.swap_bytes(), mb.swap_bytes()),
+        ] {
+            if c < best {
+                best = c;
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_is_invariant_under_the_symmetries() {
+        let (p, o) = (0x0000_0818_3000_0000u64, 0x0000_1000_0C00_0000u64);
+        let n = normalize(p, o);
+        for (a, b) in [
+            (transpose(p), transpose(o)),
+            (p.swap_bytes(), o.swap_bytes()),
+            (mirror_columns(p), mirror_columns(o)),
+        ] {
+            assert_eq!(normalize(a, b), n);
+        }
+    }
+
+    #[test]
+    fn put_then_get() {
+        let h = PerftHash::new(1);
+        h.put((1, 2), 5, 1234);
+        assert_eq!(h.get((1, 2), 5), Some(1234));
+        assert_eq!(h.get((1, 2), 6), None);
+        assert_eq!(h.get((1, 3), 5), None);
+    }
+}
