@@ -43,7 +43,11 @@ fn main() -> ExitCode {
         let t = Instant::now();
         let count = perft(&start, d, mode);
         let secs = t.elapsed().as_secs_f64();
-        let rate = if secs > 0.0 { (count as f64 / secs) as u64 } else { 0 };
+        let rate = if secs > 0.0 {
+            (count as f64 / secs) as u64
+        } else {
+            0
+        };
         println!("depth={d} count={count} time_s={secs:.3} leaves_per_s={rate}");
     }
     ExitCode::SUCCESS
