@@ -1,2 +1,76 @@
-//! reversi-room: work in progress; see the workspace README.
+//! Game rooms that know no game: seats, a host, at most one bot, reservations, per-action
+//! deadlines, disconnections, and the online side (guests, random matching, invite codes,
+//! reconnection tokens), as sans-IO state machines.
+//!
+//! The crate defines what it needs from a game, the turn-based [`Game`] trait, and from a
+//! computer player, the [`Bot`] trait; the `reversi` facade implements both for Reversi and its
+//! engines. [`Nim`] is a tiny game of the crate's own, for examples and tests.
+//!
+//! Nothing here reads the system clock, sleeps, spawns or does IO. Commands and `now` (a
+//! wall-clock [`Millis`](reversi_clock::Millis)) go in; [`Event`]s come out of `poll_event`;
+//! `poll_timeout` says when to call `handle_timeout`. Every deadline is counted with
+//! [`reversi_clock`]. The states serialise with serde, carry a version that every change bumps,
+//! and a refused command (a typed [`RoomError`]) leaves them exactly as they were.
+//!
+//! - [`Room`] is one table: hosted (a host, settings, seats, a bot) or online (two guests, 30 s
+//!   a move, a 2-hour limit).
+//! - [`Lobby`] is the online service: guests with reconnection [`Token`]s, a random-matching
+//!   queue per game kind, [`InviteCode`]s, and the online [`Room`]s it fills.
+//!
+//! # Examples
+//!
+//! A hosted room where the host plays the bot, and pauses:
+//!
+//! ```
+//! use reversi_clock::{Millis, RoomActionLimit, Span};
+//! use reversi_room::{EndReason, EventKind, Nim, Outcome, PlayerId, Room, RoomCommand, RoomSettings};
+//!
+//! let host = PlayerId(1);
+//! let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(10, 2));
+//! room.handle(Millis(0), host, RoomCommand::Sit { seat: 0 })?;
+//! room.handle(Millis(0), host, RoomCommand::AddBot { seat: 1, level: "easy".into() })?;
+//! room.handle(Millis(0), host, RoomCommand::Start)?;
+//! assert_eq!(room.poll_timeout(), Some(Millis(30_000))); // the host's first action
+//! room.handle(Millis(10_000), host, RoomCommand::Pause)?;
+//! assert_eq!(room.poll_timeout(), None); // a pause stops the clock
+//! room.handle(Millis(500_000), host, RoomCommand::Resume)?;
+//! assert_eq!(room.poll_timeout(), Some(Millis(520_000))); // 20 s were left
+//! room.handle_timeout(Millis(520_000));
+//! let result = room.result().unwrap();
+//! assert_eq!(result.reason, EndReason::Timeout { seat: 0 });
+//! assert_eq!(result.outcome, Outcome::Winner(1));
+//! # Ok::<(), reversi_room::RoomError>(())
+//! ```
+//!
+//! A random match in the [`Lobby`]:
+//!
+//! ```
+//! use rand::{rngs::StdRng, SeedableRng};
+//! use reversi_clock::Millis;
+//! use reversi_room::{Lobby, Nim, QueueOutcome};
+//!
+//! let mut rng = StdRng::seed_from_u64(7);
+//! let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
+//! let (alice, _alice_token) = lobby.add_guest(Millis(0), &mut rng);
+//! let (bob, _bob_token) = lobby.add_guest(Millis(0), &mut rng);
+//! assert!(matches!(lobby.queue(Millis(0), alice, "nim", &mut rng)?, QueueOutcome::Waiting { .. }));
+//! let QueueOutcome::Matched { room } = lobby.queue(Millis(1_000), bob, "nim", &mut rng)? else { panic!() };
+//! assert_eq!(lobby.room_of(alice), Some(room));
+//! # Ok::<(), reversi_room::RoomError>(())
+//! ```
 #![deny(missing_docs)]
+
+mod error;
+mod game;
+mod ids;
+mod lobby;
+mod room;
+
+pub use error::RoomError;
+pub use game::{Bot, Game, Nim, NimBot, NimError, Outcome};
+pub use ids::{InviteCode, PlayerId, RoomId, Token};
+pub use lobby::{Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome};
+pub use room::{
+    BotTurn, CloseReason, EndReason, Event, EventKind, GameResult, Member, Occupant, PauseCause,
+    Room, RoomCommand, RoomSettings,
+};

@@ -1,0 +1,272 @@
+//! Identifiers: players, rooms, reconnection tokens and invite codes.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+
+use crate::RoomError;
+
+/// A person, as the application identifies them (a connection, a guest, an account).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_room::PlayerId;
+/// assert_eq!(PlayerId(7).to_string(), "p7");
+/// assert_eq!(serde_json::to_string(&PlayerId(7)).unwrap(), "7");
+/// ```
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct PlayerId(pub u64);
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "p{}", self.0)
+    }
+}
+
+/// An online room of a [`Lobby`](crate::Lobby).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_room::RoomId;
+/// assert_eq!(RoomId(3).to_string(), "r3");
+/// ```
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct RoomId(pub u64);
+
+impl fmt::Display for RoomId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}", self.0)
+    }
+}
+
+/// The secret a guest gets when it joins a [`Lobby`](crate::Lobby) and shows again to reconnect
+/// (what a browser tab keeps in its session storage): 128 random bits as 32 lowercase hex digits.
+///
+/// Its `Debug` form hides the secret, so that it never ends up in a log by accident.
+///
+/// # Examples
+///
+/// ```
+/// use rand::{rngs::StdRng, SeedableRng};
+/// use reversi_room::Token;
+///
+/// let token = Token::generate(&mut StdRng::seed_from_u64(1));
+/// assert_eq!(token.as_str().len(), 32);
+/// assert_eq!(format!("{token:?}"), "Token(…)");
+/// assert_eq!(Token::from(token.as_str().to_owned()), token);
+/// ```
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Token(String);
+
+impl Token {
+    /// A fresh token from `rng`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use reversi_room::Token;
+    /// let mut rng = StdRng::seed_from_u64(9);
+    /// assert_ne!(Token::generate(&mut rng), Token::generate(&mut rng));
+    /// ```
+    pub fn generate(rng: &mut dyn RngCore) -> Token {
+        Token(format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()))
+    }
+
+    /// The secret, to hand to the client.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::Token;
+    /// assert_eq!(Token::from("abc".to_owned()).as_str(), "abc");
+    /// ```
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Token {
+    /// A token as a client sent it back (checked only when used).
+    fn from(s: String) -> Token {
+        Token(s)
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(…)")
+    }
+}
+
+/// A short invite code: 8 characters from an alphabet without the look-alikes `0 O 1 I L U`
+/// (30 symbols, about 39 bits), drawn from an injected random source.
+///
+/// Parsing is forgiving: lowercase is accepted, and spaces and dashes are ignored. A link form is
+/// made by [`link`](InviteCode::link) and read back by [`from_link`](InviteCode::from_link).
+///
+/// # Examples
+///
+/// ```
+/// use rand::{rngs::StdRng, SeedableRng};
+/// use reversi_room::InviteCode;
+///
+/// let code = InviteCode::generate(&mut StdRng::seed_from_u64(5));
+/// assert_eq!(code.as_str().len(), 8);
+/// let typed = code.as_str().to_lowercase();
+/// assert_eq!(typed.parse::<InviteCode>().unwrap(), code);
+/// assert!("0O1IL-U00".parse::<InviteCode>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct InviteCode(String);
+
+impl InviteCode {
+    /// The symbols of a code: digits and capitals without `0 O 1 I L U`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::InviteCode;
+    /// assert_eq!(InviteCode::ALPHABET.len(), 30);
+    /// assert!(!InviteCode::ALPHABET.contains(&b'O'));
+    /// ```
+    pub const ALPHABET: &'static [u8; 30] = b"23456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+    /// The number of symbols in a code.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_room::InviteCode::LEN, 8);
+    /// ```
+    pub const LEN: usize = 8;
+
+    /// A fresh code from `rng` (uniform over the alphabet).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use reversi_room::InviteCode;
+    /// let code = InviteCode::generate(&mut StdRng::seed_from_u64(0));
+    /// assert!(code.as_str().bytes().all(|b| InviteCode::ALPHABET.contains(&b)));
+    /// ```
+    pub fn generate(rng: &mut dyn RngCore) -> InviteCode {
+        let n = Self::ALPHABET.len() as u64;
+        // Rejection sampling keeps every symbol equally likely.
+        let zone = u64::MAX - u64::MAX % n;
+        let mut code = String::with_capacity(Self::LEN);
+        while code.len() < Self::LEN {
+            let x = rng.next_u64();
+            if x < zone {
+                let i = usize::try_from(x % n).expect("below 30");
+                code.push(char::from(Self::ALPHABET[i]));
+            }
+        }
+        InviteCode(code)
+    }
+
+    /// The code as text.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::InviteCode;
+    /// let code: InviteCode = "abcd-efgh".parse().unwrap();
+    /// assert_eq!(code.as_str(), "ABCDEFGH");
+    /// ```
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The link form of the code under `base` (a page address): `{base}/join/{code}`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::InviteCode;
+    /// let code: InviteCode = "ABCDEFGH".parse().unwrap();
+    /// assert_eq!(code.link("http://127.0.0.1:8080/"), "http://127.0.0.1:8080/join/ABCDEFGH");
+    /// ```
+    #[must_use]
+    pub fn link(&self, base: &str) -> String {
+        format!("{}/join/{}", base.trim_end_matches('/'), self.0)
+    }
+
+    /// Reads a code back from its link form (or from a bare code): the text after the last `/`,
+    /// `=` or `#`.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::BadInviteCode`] if that text is not a code.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::InviteCode;
+    /// let code = InviteCode::from_link("https://example.invalid/join/ABCDEFGH").unwrap();
+    /// assert_eq!(code.as_str(), "ABCDEFGH");
+    /// assert_eq!(InviteCode::from_link("https://x/?invite=abcdefgh").unwrap(), code);
+    /// ```
+    pub fn from_link(link: &str) -> Result<InviteCode, RoomError> {
+        let tail = link
+            .trim_end_matches('/')
+            .rsplit(['/', '=', '#'])
+            .next()
+            .unwrap_or(link);
+        tail.parse()
+    }
+}
+
+impl FromStr for InviteCode {
+    type Err = RoomError;
+
+    fn from_str(s: &str) -> Result<InviteCode, RoomError> {
+        let code: String = s
+            .chars()
+            .filter(|c| !matches!(c, '-' | ' '))
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
+        let ok = code.len() == Self::LEN && code.bytes().all(|b| Self::ALPHABET.contains(&b));
+        if ok {
+            Ok(InviteCode(code))
+        } else {
+            Err(RoomError::BadInviteCode {
+                input: s.to_owned(),
+            })
+        }
+    }
+}
+
+impl TryFrom<String> for InviteCode {
+    type Error = RoomError;
+    fn try_from(s: String) -> Result<InviteCode, RoomError> {
+        s.parse()
+    }
+}
+
+impl From<InviteCode> for String {
+    fn from(c: InviteCode) -> String {
+        c.0
+    }
+}
+
+impl fmt::Display for InviteCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}

@@ -1,0 +1,1250 @@
+//! Online play: guests, random matching, invite codes, reconnection, and the rooms they fill.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rand::RngCore;
+use reversi_clock::{Millis, Span};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Event, EventKind, Game, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId,
+    RoomSettings, Token,
+};
+
+/// The timings of a [`Lobby`].
+///
+/// # Examples
+///
+/// ```
+/// use reversi_clock::Span;
+/// use reversi_room::LobbySettings;
+/// let s = LobbySettings::default();
+/// assert_eq!(s.queue_wait, Span::from_mins(2));
+/// assert_eq!(s.invite_ttl, Span::from_mins(10));
+/// assert_eq!(s.reconnect_grace, Span::from_secs(60));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LobbySettings {
+    /// How long a wait for a random match lasts without a match.
+    pub queue_wait: Span,
+    /// How long an invite stays open without an opponent.
+    pub invite_ttl: Span,
+    /// How long a disconnected guest who is not playing is kept, so that its token still works.
+    /// (A guest who is playing has the room's own grace: [`RoomSettings::disconnect_grace`].)
+    pub reconnect_grace: Span,
+    /// The settings of the rooms the lobby creates.
+    pub room: RoomSettings,
+}
+
+impl Default for LobbySettings {
+    /// Two minutes of wait, ten minutes for an invite, 60 s to reconnect,
+    /// [`RoomSettings::ONLINE`] rooms.
+    fn default() -> LobbySettings {
+        LobbySettings {
+            queue_wait: Span::from_mins(2),
+            invite_ttl: Span::from_mins(10),
+            reconnect_grace: Span::from_secs(60),
+            room: RoomSettings::ONLINE,
+        }
+    }
+}
+
+/// What a guest is doing. A guest does one thing at a time: to change, it cancels its wait or
+/// invite, or resigns its game.
+///
+/// # Examples
+///
+/// ```
+/// use rand::{rngs::StdRng, SeedableRng};
+/// use reversi_clock::Millis;
+/// use reversi_room::{Activity, Lobby, Nim};
+/// let mut rng = StdRng::seed_from_u64(0);
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+/// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+/// assert_eq!(lobby.activity(p), Some(&Activity::Idle));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "activity", rename_all = "snake_case")]
+pub enum Activity {
+    /// Nothing.
+    Idle,
+    /// Waiting for a random match.
+    Waiting {
+        /// The game kind.
+        kind: String,
+        /// When the wait expires.
+        until: Millis,
+    },
+    /// Waiting for someone to join its invite.
+    Inviting {
+        /// The invite's code.
+        code: InviteCode,
+    },
+    /// Seated in an online game in progress.
+    Playing {
+        /// The room.
+        room: RoomId,
+    },
+}
+
+/// What [`Lobby::queue`] did.
+///
+/// # Examples
+///
+/// See the [crate] example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum QueueOutcome {
+    /// No one was waiting: the guest waits until `until`.
+    Waiting {
+        /// When the wait expires.
+        until: Millis,
+    },
+    /// Paired with a waiting guest; the game has started in `room`.
+    Matched {
+        /// The new room.
+        room: RoomId,
+    },
+}
+
+/// What happened in a [`Lobby`], as drained by [`Lobby::poll_event`].
+///
+/// # Examples
+///
+/// ```
+/// use reversi_clock::Millis;
+/// use reversi_room::{LobbyEvent, LobbyEventKind, PlayerId};
+/// let e: LobbyEvent<u32> = LobbyEvent { at: Millis(1), kind: LobbyEventKind::GuestJoined { player: PlayerId(1) } };
+/// assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"at":1,"kind":{"type":"guest_joined","player":1}}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyEvent<A> {
+    /// When it happened.
+    pub at: Millis,
+    /// What happened.
+    pub kind: LobbyEventKind<A>,
+}
+
+/// The kinds of [`LobbyEvent`].
+///
+/// # Examples
+///
+/// See [`LobbyEvent`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum LobbyEventKind<A> {
+    /// A guest arrived.
+    GuestJoined {
+        /// Who.
+        player: PlayerId,
+    },
+    /// A guest left for good.
+    GuestLeft {
+        /// Who.
+        player: PlayerId,
+    },
+    /// A disconnected guest was forgotten after its grace; its token no longer works.
+    GuestDropped {
+        /// Who.
+        player: PlayerId,
+    },
+    /// A guest's connection was lost.
+    GuestDisconnected {
+        /// Who.
+        player: PlayerId,
+    },
+    /// A guest reconnected with its token.
+    GuestReconnected {
+        /// Who.
+        player: PlayerId,
+    },
+    /// A guest waits for a random match.
+    Waiting {
+        /// Who.
+        player: PlayerId,
+        /// For which game kind.
+        kind: String,
+        /// Until when.
+        until: Millis,
+    },
+    /// A wait ran out without a match.
+    WaitExpired {
+        /// Who.
+        player: PlayerId,
+    },
+    /// A wait was cancelled (by the guest, or because it disconnected or left).
+    WaitCancelled {
+        /// Who.
+        player: PlayerId,
+    },
+    /// An invite was created.
+    InviteCreated {
+        /// Its code.
+        code: InviteCode,
+        /// Its creator.
+        player: PlayerId,
+        /// Its game kind.
+        kind: String,
+        /// When it expires without an opponent.
+        expires_at: Millis,
+    },
+    /// An invite ran out without an opponent.
+    InviteExpired {
+        /// Its code.
+        code: InviteCode,
+    },
+    /// An invite was cancelled (by its creator, or because it left).
+    InviteCancelled {
+        /// Its code.
+        code: InviteCode,
+    },
+    /// Two guests were paired (by the queue or an invite) and their game started.
+    Matched {
+        /// The new room.
+        room: RoomId,
+        /// The game kind.
+        kind: String,
+        /// The players in seat order (seat 0 moves first: black in Reversi).
+        seats: Vec<PlayerId>,
+        /// The invite, if the match came from one.
+        invite: Option<InviteCode>,
+    },
+    /// Something happened in one of the lobby's rooms.
+    Room {
+        /// The room.
+        room: RoomId,
+        /// The room's event.
+        event: Event<A>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Guest {
+    token: Token,
+    activity: Activity,
+    disconnected_at: Option<Millis>,
+}
+
+/// Where an invite is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+enum InviteStatus {
+    Open,
+    Expired,
+    Cancelled,
+    Used { room: RoomId },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Invite {
+    kind: String,
+    creator: PlayerId,
+    expires_at: Millis,
+    status: InviteStatus,
+}
+
+/// The online service: guests, a random-matching queue per game kind, invite codes, reconnection
+/// tokens, and the online [`Room`]s (one game each, [`RoomSettings::ONLINE`] by default) that
+/// matches create. A sans-IO state machine like [`Room`]: every call takes `now`, runs the
+/// deadlines up to it first, and a refused call leaves the state as they left it.
+///
+/// Randomness (tokens, codes, colours) comes from the `rng` the caller passes in, so that tests
+/// and replays can seed it. The whole state, tokens included, serialises with serde.
+///
+/// # Examples
+///
+/// An invite, joined; then the creator drops its connection and comes back with its token:
+///
+/// ```
+/// use rand::{rngs::StdRng, SeedableRng};
+/// use reversi_clock::Millis;
+/// use reversi_room::{Activity, Lobby, Nim, RoomError};
+///
+/// let mut rng = StdRng::seed_from_u64(1);
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
+/// let (alice, alice_token) = lobby.add_guest(Millis(0), &mut rng);
+/// let (bob, _) = lobby.add_guest(Millis(0), &mut rng);
+/// let code = lobby.create_invite(Millis(0), alice, "nim", &mut rng)?;
+/// let link = code.link("http://127.0.0.1:8080");
+/// let room = lobby.join_invite(Millis(5_000), bob, &reversi_room::InviteCode::from_link(&link)?, &mut rng)?;
+/// assert_eq!(lobby.activity(alice), Some(&Activity::Playing { room }));
+///
+/// lobby.disconnect(Millis(6_000), alice)?;
+/// assert_eq!(lobby.reconnect(Millis(7_000), &"not it".to_owned().into()), Err(RoomError::WrongToken));
+/// assert_eq!(lobby.reconnect(Millis(8_000), &alice_token), Ok(alice));
+/// # Ok::<(), RoomError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "G: Game")]
+pub struct Lobby<G: Game> {
+    settings: LobbySettings,
+    kinds: BTreeMap<String, G>,
+    guests: BTreeMap<PlayerId, Guest>,
+    queues: BTreeMap<String, VecDeque<PlayerId>>,
+    invites: BTreeMap<InviteCode, Invite>,
+    rooms: BTreeMap<RoomId, Room<G>>,
+    room_kinds: BTreeMap<RoomId, String>,
+    next_player: u64,
+    next_room: u64,
+    last_now: Millis,
+    events: VecDeque<LobbyEvent<G::Action>>,
+}
+
+/// A kind of lobby deadline.
+#[derive(Debug, Clone)]
+enum Due {
+    Room(RoomId),
+    Wait(PlayerId),
+    Invite(InviteCode),
+    Drop(PlayerId),
+}
+
+impl<G: Game> Lobby<G> {
+    /// A lobby for the given game kinds (a name and the state each game starts from), with the
+    /// default [`LobbySettings`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::{Lobby, Nim};
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
+    /// assert_eq!(lobby.kinds().collect::<Vec<_>>(), ["nim"]);
+    /// ```
+    pub fn new(kinds: impl IntoIterator<Item = (String, G)>) -> Lobby<G> {
+        Lobby::with_settings(LobbySettings::default(), kinds)
+    }
+
+    /// A lobby with the given settings.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::{Lobby, LobbySettings, Nim};
+    /// let settings = LobbySettings { queue_wait: Span::from_secs(30), ..LobbySettings::default() };
+    /// let lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(10, 2))]);
+    /// assert_eq!(lobby.settings().queue_wait, Span::from_secs(30));
+    /// ```
+    pub fn with_settings(
+        settings: LobbySettings,
+        kinds: impl IntoIterator<Item = (String, G)>,
+    ) -> Lobby<G> {
+        Lobby {
+            settings,
+            kinds: kinds.into_iter().collect(),
+            guests: BTreeMap::new(),
+            queues: BTreeMap::new(),
+            invites: BTreeMap::new(),
+            rooms: BTreeMap::new(),
+            room_kinds: BTreeMap::new(),
+            next_player: 1,
+            next_room: 1,
+            last_now: Millis::EPOCH,
+            events: VecDeque::new(),
+        }
+    }
+
+    // ---- accessors ----
+
+    /// The settings.
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby::with_settings`].
+    #[must_use]
+    pub fn settings(&self) -> &LobbySettings {
+        &self.settings
+    }
+
+    /// The game kinds, by name.
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby::new`].
+    pub fn kinds(&self) -> impl Iterator<Item = &str> + '_ {
+        self.kinds.keys().map(String::as_str)
+    }
+
+    /// What a guest is doing; `None` for someone who is not a guest.
+    ///
+    /// # Examples
+    ///
+    /// See [`Activity`].
+    #[must_use]
+    pub fn activity(&self, player: PlayerId) -> Option<&Activity> {
+        self.guests.get(&player).map(|g| &g.activity)
+    }
+
+    /// Whether a guest is connected; `None` for someone who is not a guest.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// lobby.disconnect(Millis(1), p)?;
+    /// assert_eq!(lobby.is_connected(p), Some(false));
+    /// # Ok::<(), reversi_room::RoomError>(())
+    /// ```
+    #[must_use]
+    pub fn is_connected(&self, player: PlayerId) -> Option<bool> {
+        self.guests
+            .get(&player)
+            .map(|g| g.disconnected_at.is_none())
+    }
+
+    /// The guests, by id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// assert_eq!(lobby.guests().collect::<Vec<_>>(), [p]);
+    /// ```
+    pub fn guests(&self) -> impl Iterator<Item = PlayerId> + '_ {
+        self.guests.keys().copied()
+    }
+
+    /// The room of the game a guest is playing.
+    ///
+    /// # Examples
+    ///
+    /// See the [crate] example.
+    #[must_use]
+    pub fn room_of(&self, player: PlayerId) -> Option<RoomId> {
+        match self.guests.get(&player)?.activity {
+            Activity::Playing { room } => Some(room),
+            _ => None,
+        }
+    }
+
+    /// A room, in progress or closed (until [`remove_room`](Lobby::remove_room)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomId};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// assert!(lobby.room(room).unwrap().in_game());
+    /// assert!(lobby.room(RoomId(99)).is_none());
+    /// # Ok::<(), reversi_room::RoomError>(())
+    /// ```
+    #[must_use]
+    pub fn room(&self, room: RoomId) -> Option<&Room<G>> {
+        self.rooms.get(&room)
+    }
+
+    /// Every room, by id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use reversi_room::{Lobby, Nim};
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// assert_eq!(lobby.rooms().count(), 0);
+    /// ```
+    pub fn rooms(&self) -> impl Iterator<Item = (RoomId, &Room<G>)> + '_ {
+        self.rooms.iter().map(|(id, r)| (*id, r))
+    }
+
+    /// The game kind of a room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use reversi_room::{Lobby, Nim, RoomId};
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// assert_eq!(lobby.room_kind(RoomId(1)), None);
+    /// ```
+    #[must_use]
+    pub fn room_kind(&self, room: RoomId) -> Option<&str> {
+        self.room_kinds.get(&room).map(String::as_str)
+    }
+
+    /// Forgets a closed room (once the application has recorded its result), returning it.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NoSuchRoom`] for an unknown room; [`RoomError::GameInProgress`] for a room
+    /// that is not closed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomError};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// assert_eq!(lobby.remove_room(room).unwrap_err(), RoomError::GameInProgress);
+    /// lobby.resign(Millis(1_000), a)?;
+    /// assert!(lobby.remove_room(room)?.result().is_some());
+    /// # Ok::<(), RoomError>(())
+    /// ```
+    pub fn remove_room(&mut self, room: RoomId) -> Result<Room<G>, RoomError> {
+        let r = self
+            .rooms
+            .get(&room)
+            .ok_or(RoomError::NoSuchRoom { room })?;
+        if r.closed().is_none() {
+            return Err(RoomError::GameInProgress);
+        }
+        self.room_kinds.remove(&room);
+        Ok(self.rooms.remove(&room).expect("checked"))
+    }
+
+    /// The latest instant the lobby has seen.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// lobby.handle_timeout(Millis(9));
+    /// assert_eq!(lobby.last_seen(), Millis(9));
+    /// ```
+    #[must_use]
+    pub fn last_seen(&self) -> Millis {
+        self.last_now
+    }
+
+    // ---- time ----
+
+    /// The next instant at which something happens if no call comes first: a room's deadline,
+    /// a wait or an invite expiring, a disconnected guest being forgotten.
+    ///
+    /// Rooms are scanned, so this costs time linear in the number of rooms.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// lobby.queue(Millis(1_000), a, "nim", &mut rng)?;
+    /// assert_eq!(lobby.poll_timeout(), Some(Millis(121_000)));
+    /// # Ok::<(), reversi_room::RoomError>(())
+    /// ```
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        self.next_deadline().map(|(t, _)| t)
+    }
+
+    /// Runs every deadline at or before `now`, in time order. Harmless to call at any time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Activity, Lobby, LobbyEventKind, Nim};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// lobby.handle_timeout(Millis(200_000));
+    /// assert_eq!(lobby.activity(a), Some(&Activity::Idle));
+    /// let last = std::iter::from_fn(|| lobby.poll_event()).last().unwrap();
+    /// assert_eq!(last.kind, LobbyEventKind::WaitExpired { player: a });
+    /// assert_eq!(last.at, Millis(120_000));
+    /// # Ok::<(), reversi_room::RoomError>(())
+    /// ```
+    pub fn handle_timeout(&mut self, now: Millis) {
+        self.last_now = self.last_now.max(now);
+        let now = self.last_now;
+        while let Some((at, due)) = self.next_deadline() {
+            if at > now {
+                break;
+            }
+            self.fire(at, due);
+        }
+    }
+
+    /// The oldest event not yet drained (room events included, tagged with their room).
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby::handle_timeout`].
+    pub fn poll_event(&mut self) -> Option<LobbyEvent<G::Action>> {
+        self.events.pop_front()
+    }
+
+    // ---- commands ----
+
+    /// A new guest: its id and its secret reconnection token (to hand to the client only).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim};
+    /// let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, ta) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (b, tb) = lobby.add_guest(Millis(0), &mut rng);
+    /// assert_ne!(a, b);
+    /// assert_ne!(ta, tb);
+    /// ```
+    pub fn add_guest(&mut self, now: Millis, rng: &mut dyn RngCore) -> (PlayerId, Token) {
+        let now = self.begin(now);
+        let token = loop {
+            let t = Token::generate(rng);
+            if !self.guests.values().any(|g| g.token == t) {
+                break t;
+            }
+        };
+        let player = PlayerId(self.next_player);
+        self.next_player += 1;
+        self.guests.insert(
+            player,
+            Guest {
+                token: token.clone(),
+                activity: Activity::Idle,
+                disconnected_at: None,
+            },
+        );
+        self.emit(now, LobbyEventKind::GuestJoined { player });
+        (player, token)
+    }
+
+    /// Waits for a random match of game `kind`, or pairs the guest at once with one who waits.
+    /// Colours (seats) are drawn from `rng`.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NotInRoom`] for an unknown guest; [`RoomError::Disconnected`];
+    /// [`RoomError::UnknownGameKind`]; [`RoomError::MustResignFirst`] while playing;
+    /// [`RoomError::AlreadyWaiting`]; [`RoomError::InviteOpen`].
+    ///
+    /// # Examples
+    ///
+    /// See the [crate] example.
+    pub fn queue(
+        &mut self,
+        now: Millis,
+        player: PlayerId,
+        kind: &str,
+        rng: &mut dyn RngCore,
+    ) -> Result<QueueOutcome, RoomError> {
+        let now = self.begin(now);
+        self.check_idle(player)?;
+        if !self.kinds.contains_key(kind) {
+            return Err(RoomError::UnknownGameKind {
+                kind: kind.to_owned(),
+            });
+        }
+        let waiting = self.queues.get_mut(kind).and_then(VecDeque::pop_front);
+        if let Some(other) = waiting {
+            let room = self.create_room(now, kind, [other, player], None, rng);
+            return Ok(QueueOutcome::Matched { room });
+        }
+        let until = now + self.settings.queue_wait;
+        self.queues
+            .entry(kind.to_owned())
+            .or_default()
+            .push_back(player);
+        self.guest_mut(player).activity = Activity::Waiting {
+            kind: kind.to_owned(),
+            until,
+        };
+        self.emit(
+            now,
+            LobbyEventKind::Waiting {
+                player,
+                kind: kind.to_owned(),
+                until,
+            },
+        );
+        Ok(QueueOutcome::Waiting { until })
+    }
+
+    /// Cancels the guest's wait for a random match.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NotInRoom`]; [`RoomError::Disconnected`]; [`RoomError::NotWaiting`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Activity, Lobby, Nim, RoomError};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// assert_eq!(lobby.cancel_queue(Millis(0), a), Err(RoomError::NotWaiting { player: a }));
+    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// lobby.cancel_queue(Millis(1), a)?;
+    /// assert_eq!(lobby.activity(a), Some(&Activity::Idle));
+    /// # Ok::<(), RoomError>(())
+    /// ```
+    pub fn cancel_queue(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
+        let now = self.begin(now);
+        let guest = self.check_connected(player)?;
+        if !matches!(guest.activity, Activity::Waiting { .. }) {
+            return Err(RoomError::NotWaiting { player });
+        }
+        self.stop_waiting(now, player, LobbyEventKind::WaitCancelled { player });
+        Ok(())
+    }
+
+    /// Creates an invite for game `kind`, with a fresh code from `rng`.
+    ///
+    /// # Errors
+    ///
+    /// As [`queue`](Lobby::queue).
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby`].
+    pub fn create_invite(
+        &mut self,
+        now: Millis,
+        player: PlayerId,
+        kind: &str,
+        rng: &mut dyn RngCore,
+    ) -> Result<InviteCode, RoomError> {
+        let now = self.begin(now);
+        self.check_idle(player)?;
+        if !self.kinds.contains_key(kind) {
+            return Err(RoomError::UnknownGameKind {
+                kind: kind.to_owned(),
+            });
+        }
+        let code = loop {
+            let c = InviteCode::generate(rng);
+            if !self.invites.contains_key(&c) {
+                break c;
+            }
+        };
+        let expires_at = now + self.settings.invite_ttl;
+        self.invites.insert(
+            code.clone(),
+            Invite {
+                kind: kind.to_owned(),
+                creator: player,
+                expires_at,
+                status: InviteStatus::Open,
+            },
+        );
+        self.guest_mut(player).activity = Activity::Inviting { code: code.clone() };
+        self.emit(
+            now,
+            LobbyEventKind::InviteCreated {
+                code: code.clone(),
+                player,
+                kind: kind.to_owned(),
+                expires_at,
+            },
+        );
+        Ok(code)
+    }
+
+    /// Cancels the guest's open invite.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NotInRoom`]; [`RoomError::Disconnected`]; [`RoomError::NoOpenInvite`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim, RoomError};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let code = lobby.create_invite(Millis(0), a, "nim", &mut rng)?;
+    /// lobby.cancel_invite(Millis(1), a)?;
+    /// assert_eq!(lobby.join_invite(Millis(2), b, &code, &mut rng), Err(RoomError::InviteCancelled { code }));
+    /// # Ok::<(), RoomError>(())
+    /// ```
+    pub fn cancel_invite(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
+        let now = self.begin(now);
+        let guest = self.check_connected(player)?;
+        let Activity::Inviting { code } = guest.activity.clone() else {
+            return Err(RoomError::NoOpenInvite { player });
+        };
+        self.end_invite(now, &code, InviteStatus::Cancelled);
+        Ok(())
+    }
+
+    /// Joins an invite: the game starts at once, colours drawn from `rng`.
+    ///
+    /// # Errors
+    ///
+    /// As [`queue`](Lobby::queue), and [`RoomError::UnknownInvite`],
+    /// [`RoomError::InviteExpired`], [`RoomError::InviteCancelled`], [`RoomError::InviteFull`],
+    /// [`RoomError::OwnInvite`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{InviteCode, Lobby, Nim, RoomError};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (c, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let code = lobby.create_invite(Millis(0), a, "nim", &mut rng)?;
+    /// let unknown: InviteCode = "ABCDEFGH".parse()?;
+    /// assert_eq!(lobby.join_invite(Millis(1), b, &unknown, &mut rng), Err(RoomError::UnknownInvite { code: unknown }));
+    /// lobby.join_invite(Millis(1), b, &code, &mut rng)?;
+    /// assert_eq!(lobby.join_invite(Millis(2), c, &code, &mut rng), Err(RoomError::InviteFull { code }));
+    /// # Ok::<(), RoomError>(())
+    /// ```
+    pub fn join_invite(
+        &mut self,
+        now: Millis,
+        player: PlayerId,
+        code: &InviteCode,
+        rng: &mut dyn RngCore,
+    ) -> Result<RoomId, RoomError> {
+        let now = self.begin(now);
+        self.check_idle(player)?;
+        let invite = self
+            .invites
+            .get(code)
+            .ok_or_else(|| RoomError::UnknownInvite { code: code.clone() })?;
+        match invite.status {
+            InviteStatus::Open => {}
+            InviteStatus::Expired => return Err(RoomError::InviteExpired { code: code.clone() }),
+            InviteStatus::Cancelled => {
+                return Err(RoomError::InviteCancelled { code: code.clone() })
+            }
+            InviteStatus::Used { .. } => return Err(RoomError::InviteFull { code: code.clone() }),
+        }
+        if invite.creator == player {
+            return Err(RoomError::OwnInvite { player });
+        }
+        let (creator, kind) = (invite.creator, invite.kind.clone());
+        let room = self.create_room(now, &kind, [creator, player], Some(code.clone()), rng);
+        self.invites.get_mut(code).expect("checked").status = InviteStatus::Used { room };
+        Ok(room)
+    }
+
+    /// Plays an action in the guest's game, naming the room state version it was made on.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NotInRoom`]; [`RoomError::Disconnected`]; [`RoomError::NoGameInProgress`]
+    /// if the guest is not playing (or its game just ended on time); and the room's refusals
+    /// ([`RoomError::NotYourTurn`], [`RoomError::StaleVersion`], [`RoomError::IllegalAction`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomError};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// let first = if lobby.room(room).unwrap().seat_of(a) == Some(0) { a } else { b };
+    /// let version = lobby.room(room).unwrap().version();
+    /// lobby.act(Millis(1_000), first, version, 2)?;
+    /// // The same move again: a duplicate, refused.
+    /// assert!(matches!(lobby.act(Millis(1_100), first, version, 2), Err(RoomError::NotYourTurn { .. })));
+    /// # Ok::<(), RoomError>(())
+    /// ```
+    pub fn act(
+        &mut self,
+        now: Millis,
+        player: PlayerId,
+        version: u64,
+        action: G::Action,
+    ) -> Result<(), RoomError> {
+        let now = self.begin(now);
+        let room = self.playing(player)?;
+        let r = self
+            .rooms
+            .get(&room)
+            .ok_or(RoomError::NoSuchRoom { room })?;
+        let seat = r.seat_of(player).ok_or(RoomError::NotSeated { player })?;
+        self.room_command(
+            now,
+            room,
+            player,
+            RoomCommand::Act {
+                seat,
+                version,
+                action,
+            },
+        )
+    }
+
+    /// Resigns the guest's game: the opponent wins.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NotInRoom`]; [`RoomError::Disconnected`]; [`RoomError::NoGameInProgress`].
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby::remove_room`].
+    pub fn resign(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
+        let now = self.begin(now);
+        let room = self.playing(player)?;
+        self.room_command(now, room, player, RoomCommand::Resign)
+    }
+
+    /// The application lost the guest's connection. A wait is cancelled; an invite stays open; in
+    /// a game the guest has the room's grace (60 s online) while its clock keeps running. A guest
+    /// that is not playing is forgotten after [`LobbySettings::reconnect_grace`].
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NotInRoom`]; [`RoomError::Disconnected`] if already disconnected.
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby`].
+    pub fn disconnect(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
+        let now = self.begin(now);
+        let guest = self.check_connected(player)?;
+        let activity = guest.activity.clone();
+        self.guest_mut(player).disconnected_at = Some(now);
+        self.emit(now, LobbyEventKind::GuestDisconnected { player });
+        match activity {
+            Activity::Waiting { .. } => {
+                self.stop_waiting(now, player, LobbyEventKind::WaitCancelled { player });
+            }
+            Activity::Playing { room } => {
+                let _ = self.room_command(now, room, player, RoomCommand::Disconnect);
+            }
+            Activity::Idle | Activity::Inviting { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// A guest comes back with the token it got at [`add_guest`](Lobby::add_guest); returns its
+    /// id. It finds its game where the clock left it.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::WrongToken`] if no guest has the token (never issued, or the guest was
+    /// forgotten); [`RoomError::AlreadyConnected`].
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby`].
+    pub fn reconnect(&mut self, now: Millis, token: &Token) -> Result<PlayerId, RoomError> {
+        let now = self.begin(now);
+        let (&player, guest) = self
+            .guests
+            .iter()
+            .find(|(_, g)| &g.token == token)
+            .ok_or(RoomError::WrongToken)?;
+        if guest.disconnected_at.is_none() {
+            return Err(RoomError::AlreadyConnected { player });
+        }
+        let activity = guest.activity.clone();
+        self.guest_mut(player).disconnected_at = None;
+        self.emit(now, LobbyEventKind::GuestReconnected { player });
+        if let Activity::Playing { room } = activity {
+            let _ = self.room_command(now, room, player, RoomCommand::Reconnect);
+        }
+        Ok(player)
+    }
+
+    /// The guest leaves for good: its wait or invite is cancelled, its game is abandoned (the
+    /// opponent wins), and its token stops working.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NotInRoom`] for an unknown guest.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{EndReason, Lobby, Nim, Outcome, QueueOutcome};
+    /// # let mut rng = StdRng::seed_from_u64(0);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// lobby.leave(Millis(3_000), a)?;
+    /// let r = lobby.room(room).unwrap();
+    /// let seat_a = r.seats().iter().position(|o| o.as_ref().is_none()).unwrap();
+    /// let result = r.result().unwrap();
+    /// assert_eq!(result.reason, EndReason::Abandoned { seat: seat_a });
+    /// assert_eq!(result.outcome, Outcome::Winner(1 - seat_a));
+    /// # Ok::<(), reversi_room::RoomError>(())
+    /// ```
+    pub fn leave(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
+        let now = self.begin(now);
+        let guest = self
+            .guests
+            .get(&player)
+            .ok_or(RoomError::NotInRoom { player })?;
+        let activity = guest.activity.clone();
+        self.forget(now, player, activity, LobbyEventKind::GuestLeft { player });
+        Ok(())
+    }
+
+    // ---- internals ----
+
+    fn begin(&mut self, now: Millis) -> Millis {
+        self.handle_timeout(now);
+        self.last_now
+    }
+
+    fn emit(&mut self, at: Millis, kind: LobbyEventKind<G::Action>) {
+        self.events.push_back(LobbyEvent { at, kind });
+    }
+
+    fn guest_mut(&mut self, player: PlayerId) -> &mut Guest {
+        self.guests.get_mut(&player).expect("a known guest")
+    }
+
+    fn check_connected(&self, player: PlayerId) -> Result<&Guest, RoomError> {
+        let guest = self
+            .guests
+            .get(&player)
+            .ok_or(RoomError::NotInRoom { player })?;
+        if guest.disconnected_at.is_some() {
+            return Err(RoomError::Disconnected { player });
+        }
+        Ok(guest)
+    }
+
+    fn check_idle(&self, player: PlayerId) -> Result<(), RoomError> {
+        match &self.check_connected(player)?.activity {
+            Activity::Idle => Ok(()),
+            Activity::Waiting { .. } => Err(RoomError::AlreadyWaiting { player }),
+            Activity::Inviting { code } => Err(RoomError::InviteOpen {
+                player,
+                code: code.clone(),
+            }),
+            Activity::Playing { room } => Err(RoomError::MustResignFirst {
+                player,
+                room: *room,
+            }),
+        }
+    }
+
+    fn playing(&self, player: PlayerId) -> Result<RoomId, RoomError> {
+        match self.check_connected(player)?.activity {
+            Activity::Playing { room } => Ok(room),
+            _ => Err(RoomError::NoGameInProgress),
+        }
+    }
+
+    fn stop_waiting(&mut self, now: Millis, player: PlayerId, event: LobbyEventKind<G::Action>) {
+        let guest = self.guest_mut(player);
+        if let Activity::Waiting { kind, .. } =
+            std::mem::replace(&mut guest.activity, Activity::Idle)
+        {
+            if let Some(q) = self.queues.get_mut(&kind) {
+                q.retain(|&p| p != player);
+                if q.is_empty() {
+                    self.queues.remove(&kind);
+                }
+            }
+        }
+        self.emit(now, event);
+    }
+
+    fn end_invite(&mut self, now: Millis, code: &InviteCode, status: InviteStatus) {
+        let invite = self.invites.get_mut(code).expect("a known invite");
+        invite.status = status;
+        let creator = invite.creator;
+        if let Some(g) = self.guests.get_mut(&creator) {
+            if matches!(&g.activity, Activity::Inviting { code: c } if c == code) {
+                g.activity = Activity::Idle;
+            }
+        }
+        let kind = match status {
+            InviteStatus::Expired => LobbyEventKind::InviteExpired { code: code.clone() },
+            _ => LobbyEventKind::InviteCancelled { code: code.clone() },
+        };
+        self.emit(now, kind);
+    }
+
+    fn forget(
+        &mut self,
+        now: Millis,
+        player: PlayerId,
+        activity: Activity,
+        event: LobbyEventKind<G::Action>,
+    ) {
+        match activity {
+            Activity::Waiting { .. } => {
+                self.stop_waiting(now, player, LobbyEventKind::WaitCancelled { player });
+            }
+            Activity::Inviting { code } => self.end_invite(now, &code, InviteStatus::Cancelled),
+            Activity::Playing { room } => {
+                let _ = self.room_command(now, room, player, RoomCommand::Leave);
+            }
+            Activity::Idle => {}
+        }
+        self.guests.remove(&player);
+        self.emit(now, event);
+    }
+
+    fn create_room(
+        &mut self,
+        now: Millis,
+        kind: &str,
+        mut players: [PlayerId; 2],
+        invite: Option<InviteCode>,
+        rng: &mut dyn RngCore,
+    ) -> RoomId {
+        if rng.next_u64() & 1 == 1 {
+            players.swap(0, 1);
+        }
+        let initial = self.kinds[kind].clone();
+        let id = RoomId(self.next_room);
+        self.next_room += 1;
+        let room = Room::online(now, &players, self.settings.room, initial)
+            .expect("two distinct players for a two-seat game");
+        self.rooms.insert(id, room);
+        self.room_kinds.insert(id, kind.to_owned());
+        for p in players {
+            self.guest_mut(p).activity = Activity::Playing { room: id };
+        }
+        self.emit(
+            now,
+            LobbyEventKind::Matched {
+                room: id,
+                kind: kind.to_owned(),
+                seats: players.to_vec(),
+                invite,
+            },
+        );
+        self.pump(id);
+        id
+    }
+
+    fn room_command(
+        &mut self,
+        now: Millis,
+        room: RoomId,
+        player: PlayerId,
+        command: RoomCommand<G::Action>,
+    ) -> Result<(), RoomError> {
+        let r = self
+            .rooms
+            .get_mut(&room)
+            .ok_or(RoomError::NoSuchRoom { room })?;
+        let result = r.handle(now, player, command);
+        self.pump(room);
+        result
+    }
+
+    /// Moves a room's events out, and frees its players once the game is over.
+    fn pump(&mut self, room: RoomId) {
+        let Some(r) = self.rooms.get_mut(&room) else {
+            return;
+        };
+        let mut over = false;
+        while let Some(event) = r.poll_event() {
+            over |= matches!(
+                event.kind,
+                EventKind::GameEnded { .. } | EventKind::Closed { .. }
+            );
+            self.events.push_back(LobbyEvent {
+                at: event.at,
+                kind: LobbyEventKind::Room { room, event },
+            });
+        }
+        if over {
+            for g in self.guests.values_mut() {
+                if g.activity == (Activity::Playing { room }) {
+                    g.activity = Activity::Idle;
+                }
+            }
+        }
+    }
+
+    fn next_deadline(&self) -> Option<(Millis, Due)> {
+        let mut best: Option<(Millis, Due)> = None;
+        let mut consider = |at: Millis, due: Due| {
+            if best.as_ref().map_or(true, |(b, _)| at < *b) {
+                best = Some((at, due));
+            }
+        };
+        for (&id, r) in &self.rooms {
+            if let Some(at) = r.poll_timeout() {
+                consider(at, Due::Room(id));
+            }
+        }
+        for (&player, g) in &self.guests {
+            match (&g.activity, g.disconnected_at) {
+                (Activity::Waiting { until, .. }, _) => consider(*until, Due::Wait(player)),
+                (Activity::Playing { .. }, _) => {}
+                (_, Some(since)) => {
+                    consider(since + self.settings.reconnect_grace, Due::Drop(player))
+                }
+                (_, None) => {}
+            }
+        }
+        for (code, i) in &self.invites {
+            if i.status == InviteStatus::Open {
+                consider(i.expires_at, Due::Invite(code.clone()));
+            }
+        }
+        best
+    }
+
+    fn fire(&mut self, at: Millis, due: Due) {
+        match due {
+            Due::Room(id) => {
+                if let Some(r) = self.rooms.get_mut(&id) {
+                    r.handle_timeout(at);
+                }
+                self.pump(id);
+            }
+            Due::Wait(player) => {
+                self.stop_waiting(at, player, LobbyEventKind::WaitExpired { player });
+            }
+            Due::Invite(code) => self.end_invite(at, &code, InviteStatus::Expired),
+            Due::Drop(player) => {
+                let activity = self.guests[&player].activity.clone();
+                self.forget(
+                    at,
+                    player,
+                    activity,
+                    LobbyEventKind::GuestDropped { player },
+                );
+            }
+        }
+    }
+}
