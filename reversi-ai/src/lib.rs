@@ -1,2 +1,54 @@
-//! reversi-ai: work in progress; see the workspace README.
+//! # reversi-ai
+//!
+//! Evaluation and search for Othello/Reversi on top of `reversi-core`: an [`Engine`] trait that
+//! any frontend drives the same way, the levels [`Level::Easy`], [`Level::Normal`] and
+//! [`Level::Hard`], a background [`SearchHandle`], move [`hints`] and an exact endgame
+//! [`Solver`].
+//!
+//! ```
+//! use reversi_ai::{hints, solve, Convention, Engine, Level, Limits, SearchHandle, SolveOptions};
+//! use reversi_core::Position;
+//! use std::sync::atomic::AtomicBool;
+//!
+//! // A level chooses a move; a node limit makes it reproducible.
+//! let stop = AtomicBool::new(false);
+//! let mut hard = Level::Hard.engine(0);
+//! let r = hard.choose(&Position::initial(), &Limits::nodes(50_000), &stop).unwrap();
+//! assert!(Position::initial().play(r.best_move).is_ok());
+//!
+//! // A UI runs the search on a thread and may stop it at any time.
+//! let handle = SearchHandle::spawn(Level::Hard.engine(0), Position::initial(), Limits::NONE);
+//! handle.stop();
+//! assert!(handle.join().1.is_ok());
+//!
+//! // Exact endgame: score, best move, principal variation and node count.
+//! let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
+//! let s = solve(&pos, &SolveOptions { convention: Convention::Wof, wld: false }).unwrap();
+//! let h = hints(&pos, &Limits::NONE, Convention::Wof, &stop).unwrap();
+//! assert_eq!(h[0].score, s.score);
+//! ```
+//!
+//! Scores are for the side to move. Exact scores are final disc differences, counted on the
+//! board ([`Convention::DiscDifference`], what the game shows) or with the empty squares given
+//! to the winner ([`Convention::Wof`], what FFO files report).
 #![deny(missing_docs)]
+
+mod bits;
+mod engine;
+mod error;
+mod eval;
+mod handle;
+mod hints;
+mod limits;
+mod rng;
+mod search;
+mod solver;
+mod tt;
+
+pub use engine::{engine_from_name, Easy, Engine, Level, Normal, SearchEngine, HARD_TIME};
+pub use error::Error;
+pub use eval::SQUARE_TABLE;
+pub use handle::SearchHandle;
+pub use hints::{hints, Hint};
+pub use limits::{Limits, SearchResult};
+pub use solver::{solve, Convention, Solution, SolveOptions, Solver};

@@ -1,0 +1,258 @@
+//! Plays two engines against each other:
+//! `cargo run --release --example arena -- --a ENGINE --b ENGINE --games N
+//! [--openings FILE | --random-openings PLIES] [--seed S]`.
+//!
+//! An engine is `easy`, `normal`, `hard`, `depth:N` or `nodes:N`. Each opening is played twice,
+//! with the colours swapped, so `--games` is rounded up to an even number. Openings come from a
+//! file (one board per line in OBF, `BOARD SIDE`, scores ignored; or one transcript per line such
+//! as `f5d6c3`) or are random legal moves from the start (`--random-openings`, default 6 plies),
+//! drawn from the seed. A progress bar goes to stderr; the result goes to stdout: wins, draws and
+//! losses of A, its points percentage, the Elo difference with a 95 % interval, and the longest
+//! and median time per move of each engine.
+
+use reversi_ai::{engine_from_name, Engine, Limits};
+use reversi_core::{Game, Move, Position};
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn usage() -> ExitCode {
+    eprintln!(
+        "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S]\n\
+         ENGINE: easy | normal | hard | depth:N | nodes:N"
+    );
+    ExitCode::from(2)
+}
+
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+fn random_opening(rng: &mut SplitMix, plies: u32) -> Position {
+    'retry: loop {
+        let mut pos = Position::initial();
+        for _ in 0..plies {
+            let moves = pos.legal_move_list();
+            if moves.is_empty() {
+                continue 'retry;
+            }
+            pos = pos
+                .play(moves[(rng.next() % moves.len() as u64) as usize])
+                .expect("legal");
+        }
+        if !pos.is_game_over() {
+            return pos;
+        }
+    }
+}
+
+fn read_openings(file: &str) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('%') || t.starts_with('#') {
+            continue;
+        }
+        let pos = if t.len() >= 64 && t.contains(' ') {
+            t.parse::<reversi_core::notation::ObfLine>()
+                .map(|l| l.position)
+                .map_err(|e| format!("{file}: line {}: {e}", i + 1))?
+        } else {
+            Game::from_transcript(t)
+                .map(|g| *g.position())
+                .map_err(|e| format!("{file}: line {}: {e}", i + 1))?
+        };
+        if pos.is_game_over() {
+            return Err(format!("{file}: line {}: the game is already over", i + 1));
+        }
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err(format!("{file}: no opening"));
+    }
+    Ok(out)
+}
+
+/// Plays one game; returns the disc difference for `first` (the engine moving first) and the
+/// time of each move of each engine.
+fn play(
+    engines: [&mut Box<dyn Engine>; 2],
+    start: Position,
+    times: &mut [Vec<Duration>; 2],
+) -> Result<i32, String> {
+    let stop = AtomicBool::new(false);
+    let first_color = start.side_to_move();
+    let mut pos = start;
+    let mut turn = 0usize;
+    let [a, b] = engines;
+    let engines = [a, b];
+    while !pos.is_game_over() {
+        let i = turn % 2;
+        let t = Instant::now();
+        let r = engines[i]
+            .choose(&pos, &Limits::NONE, &stop)
+            .map_err(|e| format!("{}: {e}", engines[i].name()))?;
+        if r.best_move != Move::Pass {
+            times[i].push(t.elapsed());
+        }
+        pos = pos
+            .play(r.best_move)
+            .map_err(|e| format!("{} played an illegal move: {e}", engines[i].name()))?;
+        turn += 1;
+    }
+    let d = pos.count(first_color) as i32 - pos.count(!first_color) as i32;
+    Ok(d)
+}
+
+fn elo(p: f64) -> f64 {
+    let p = p.clamp(1e-4, 1.0 - 1e-4);
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+fn main() -> ExitCode {
+    let (mut a, mut b, mut games, mut openings_file, mut random_plies, mut seed) =
+        (None, None, None, None, 6u32, 1u64);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut val = || args.next();
+        match arg.as_str() {
+            "--a" => a = val(),
+            "--b" => b = val(),
+            "--games" => match val().and_then(|g| g.parse::<usize>().ok()) {
+                Some(g) if g > 0 => games = Some(g),
+                _ => return usage(),
+            },
+            "--openings" => openings_file = val(),
+            "--random-openings" => match val().and_then(|g| g.parse().ok()) {
+                Some(p) => random_plies = p,
+                None => return usage(),
+            },
+            "--seed" => match val().and_then(|g| g.parse().ok()) {
+                Some(s) => seed = s,
+                None => return usage(),
+            },
+            _ => return usage(),
+        }
+    }
+    let (Some(a), Some(b), Some(games)) = (a, b, games) else {
+        return usage();
+    };
+    let mut ea = match engine_from_name(&a, seed) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("arena: {e}");
+            return usage();
+        }
+    };
+    let mut eb = match engine_from_name(&b, seed ^ 0xB) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("arena: {e}");
+            return usage();
+        }
+    };
+    let pairs = games.div_ceil(2);
+    let mut rng = SplitMix(seed);
+    let openings: Vec<Position> = match &openings_file {
+        Some(f) => match read_openings(f) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("arena: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => (0..pairs)
+            .map(|_| random_opening(&mut rng, random_plies))
+            .collect(),
+    };
+    let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
+    let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    let total = pairs * 2;
+    for g in 0..total {
+        let opening = openings[(g / 2) % openings.len()];
+        let a_first = g % 2 == 0;
+        let mut t2: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+        let r = if a_first {
+            play([&mut ea, &mut eb], opening, &mut t2)
+        } else {
+            play([&mut eb, &mut ea], opening, &mut t2)
+        };
+        let diff = match r {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("\narena: game {}: {e}", g + 1);
+                return ExitCode::from(1);
+            }
+        };
+        let (ta, tb, da) = if a_first {
+            (std::mem::take(&mut t2[0]), std::mem::take(&mut t2[1]), diff)
+        } else {
+            (
+                std::mem::take(&mut t2[1]),
+                std::mem::take(&mut t2[0]),
+                -diff,
+            )
+        };
+        times[0].extend(ta);
+        times[1].extend(tb);
+        match da.cmp(&0) {
+            std::cmp::Ordering::Greater => w += 1,
+            std::cmp::Ordering::Equal => d += 1,
+            std::cmp::Ordering::Less => l += 1,
+        }
+        let done = g + 1;
+        let width = 40;
+        let filled = done * width / total;
+        eprint!(
+            "\r[{}{}] {done}/{total}  {a} +{w} ={d} -{l}",
+            "#".repeat(filled),
+            "-".repeat(width - filled)
+        );
+        let _ = std::io::stderr().flush();
+    }
+    eprintln!();
+    let n = f64::from(w + d + l);
+    let score = (f64::from(w) + 0.5 * f64::from(d)) / n;
+    // 95 % interval from the variance of the per-game score.
+    let var = (f64::from(w) * (1.0 - score).powi(2)
+        + f64::from(d) * (0.5 - score).powi(2)
+        + f64::from(l) * score.powi(2))
+        / n;
+    let se = (var / n).sqrt();
+    let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
+    println!(
+        "{a} vs {b}: games={} openings={}",
+        w + d + l,
+        pairs.min(openings.len())
+    );
+    println!(
+        "{a}: wins={w} draws={d} losses={l} points={:.1}%",
+        100.0 * score
+    );
+    println!(
+        "elo_diff={:+.0} interval95=[{lo:+.0}, {hi:+.0}]",
+        elo(score)
+    );
+    let [ta, tb] = &mut times;
+    for (name, t) in [(&a, ta), (&b, tb)] {
+        t.sort();
+        let med = t.get(t.len() / 2).copied().unwrap_or_default();
+        let max = t.last().copied().unwrap_or_default();
+        println!(
+            "{name}: moves={} longest_move_s={:.3} median_move_s={:.4}",
+            t.len(),
+            max.as_secs_f64(),
+            med.as_secs_f64()
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,375 @@
+//! Bit tricks on raw mover-relative boards: flips, neighbours, last-move flip counts, stability.
+
+use reversi_core::movegen;
+
+/// The four corners.
+pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// All squares but columns a and h.
+const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// Legal moves of `p` against `o`.
+#[inline(always)]
+pub(crate) fn legal(p: u64, o: u64) -> u64 {
+    movegen::legal_moves(p, o)
+}
+
+/// Discs flipped by `p` playing `sq`.
+#[inline(always)]
+pub(crate) fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    movegen::flips(p, o, sq as u8)
+}
+
+/// The squares next to any square of `b` (not including `b` itself unless adjacent).
+#[inline(always)]
+pub(crate) fn neighbours(b: u64) -> u64 {
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let hb = h | b;
+    h | (hb << 8) | (hb >> 8)
+}
+
+/// The neighbours of each square.
+pub(crate) static NEIGHBOUR: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let b = 1u64 << i;
+        let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+        let hb = h | b;
+        t[i] = h | (hb << 8) | (hb >> 8);
+        i += 1;
+    }
+    t
+};
+
+/// Corners counted twice: the mobility measure of fastest-first ordering.
+#[inline(always)]
+pub(crate) fn weighted_mobility(p: u64, o: u64) -> i32 {
+    let m = legal(p, o);
+    (m.count_ones() + (m & CORNERS).count_ones()) as i32
+}
+
+/// Number of discs flipped along an 8-square line by a move at `pos`, when the mover owns the
+/// squares of `line` and the opponent all the others.
+static COUNT_FLIP: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut n = 0;
+            // to the left (lower columns)
+            let mut k = pos as i32 - 1;
+            let mut c = 0;
+            while k >= 0 && line >> k & 1 == 0 {
+                c += 1;
+                k -= 1;
+            }
+            if k >= 0 {
+                n += c;
+            }
+            let mut k = pos + 1;
+            let mut c = 0;
+            while k < 8 && line >> k & 1 == 0 {
+                c += 1;
+                k += 1;
+            }
+            if k < 8 {
+                n += c;
+            }
+            t[pos][line] = n as u8;
+            line += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// Diagonal masks through each square: (a1–h8 direction, h1–a8 direction).
+static DIAGS: [(u64, u64); 64] = {
+    let mut t = [(0u64, 0u64); 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let r = (sq / 8) as i32;
+        let c = (sq % 8) as i32;
+        let mut d9 = 0u64;
+        let mut d7 = 0u64;
+        let mut rr = 0;
+        while rr < 8 {
+            let c9 = c + (rr - r);
+            if c9 >= 0 && c9 < 8 {
+                d9 |= 1u64 << (rr * 8 + c9);
+            }
+            let c7 = c - (rr - r);
+            if c7 >= 0 && c7 < 8 {
+                d7 |= 1u64 << (rr * 8 + c7);
+            }
+            rr += 1;
+        }
+        t[sq] = (d9, d7);
+        sq += 1;
+    }
+    t
+};
+
+/// Discs flipped by the last move on the empty square `sq` of an otherwise full board where the
+/// mover owns `p`.
+#[inline(always)]
+pub(crate) fn count_last_flip(sq: u32, p: u64) -> i32 {
+    let r = (sq >> 3) as usize;
+    let c = (sq & 7) as usize;
+    let (d9, d7) = DIAGS[sq as usize];
+    let row = (p >> (r * 8)) as u8 as usize;
+    let col = (((p >> c) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let a = ((p & d9).wrapping_mul(FILE_A) >> 56) as usize;
+    let b = ((p & d7).wrapping_mul(FILE_A) >> 56) as usize;
+    (COUNT_FLIP[c][row] as i32)
+        + (COUNT_FLIP[r][col] as i32)
+        + (COUNT_FLIP[c][a] as i32)
+        + (COUNT_FLIP[c][b] as i32)
+}
+
+/// Quadrant masks.
+pub(crate) const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// The empty squares that lie in quadrants with an odd number of empty squares.
+#[inline(always)]
+pub(crate) fn odd_empties(empty: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    odd & empty
+}
+
+/// Edge stability: for a mover/opponent pair on one 8-square edge, the mover discs that no
+/// sequence of moves can flip. Indexed by `p * 256 + o`.
+static EDGE_STABLE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+fn line_flips8(p: u32, o: u32, x: u32) -> u32 {
+    let mut f = 0;
+    // left
+    let mut k = x as i32 - 1;
+    let mut acc = 0;
+    while k >= 0 && o >> k & 1 == 1 {
+        acc |= 1 << k;
+        k -= 1;
+    }
+    if k >= 0 && p >> k & 1 == 1 {
+        f |= acc;
+    }
+    let mut k = x + 1;
+    let mut acc = 0;
+    while k < 8 && o >> k & 1 == 1 {
+        acc |= 1 << k;
+        k += 1;
+    }
+    if k < 8 && p >> k & 1 == 1 {
+        f |= acc;
+    }
+    f
+}
+
+fn edge_table() -> &'static [u8] {
+    EDGE_STABLE.get_or_init(|| {
+        let mut t = vec![0u8; 65536];
+        // Process states from full to empty: children have more discs.
+        let mut states: Vec<(u32, u32)> = Vec::with_capacity(6561);
+        for p in 0..256u32 {
+            for o in 0..256u32 {
+                if p & o == 0 {
+                    states.push((p, o));
+                }
+            }
+        }
+        states.sort_by_key(|&(p, o)| std::cmp::Reverse((p | o).count_ones()));
+        for (p, o) in states {
+            let mut s = p;
+            let e = !(p | o) & 0xFF;
+            for x in 0..8 {
+                if e >> x & 1 == 0 {
+                    continue;
+                }
+                let f = line_flips8(p, o, x);
+                let (np, no) = (p | f | 1 << x, o & !f);
+                s &= t[(np * 256 + no) as usize] as u32;
+                let f = line_flips8(o, p, x);
+                let (np, no) = (p & !f, o | f | 1 << x);
+                s &= t[(np * 256 + no) as usize] as u32;
+            }
+            t[(p * 256 + o) as usize] = s as u8;
+        }
+        t
+    })
+}
+
+/// Forces the tables to be built (a few milliseconds, once).
+pub(crate) fn init() {
+    let _ = edge_table();
+}
+
+#[inline(always)]
+fn col_a_byte(b: u64) -> usize {
+    ((b & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+}
+
+#[inline(always)]
+fn byte_to_col_a(x: usize) -> u64 {
+    // spread bit r of x to bit 8r
+    let mut b = 0u64;
+    let mut x = x as u64;
+    let mut r = 0;
+    while x != 0 {
+        if x & 1 == 1 {
+            b |= 1 << (8 * r);
+        }
+        x >>= 1;
+        r += 1;
+    }
+    b
+}
+
+/// Stable discs of `p` on the four edges.
+#[inline]
+pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
+    let t = edge_table();
+    let top = t[((p & 0xFF) as usize) << 8 | (o & 0xFF) as usize] as u64;
+    let bottom = t[((p >> 56) as usize) << 8 | (o >> 56) as usize] as u64;
+    let left = t[col_a_byte(p) << 8 | col_a_byte(o)] as usize;
+    let right = t[col_a_byte(p >> 7) << 8 | col_a_byte(o >> 7)] as usize;
+    top | bottom << 56 | byte_to_col_a(left) | byte_to_col_a(right) << 7
+}
+
+static DIAG_LINES: ([u64; 15], [u64; 15]) = {
+    let mut d9 = [0u64; 15];
+    let mut d7 = [0u64; 15];
+    let mut sq = 0;
+    while sq < 64 {
+        let r = sq / 8;
+        let c = sq % 8;
+        d9[7 + c - r] |= 1u64 << sq;
+        d7[r + c] |= 1u64 << sq;
+        sq += 1;
+    }
+    (d9, d7)
+};
+
+/// Squares whose line is completely filled, in each of the four directions.
+#[inline]
+fn full_lines(filled: u64) -> [u64; 4] {
+    let mut t = filled;
+    t &= t >> 1;
+    t &= t >> 2;
+    t &= t >> 4;
+    let h = (t & FILE_A).wrapping_mul(0xFF);
+    let mut v = filled;
+    v &= v >> 32;
+    v &= v >> 16;
+    v &= v >> 8;
+    let v = (v & 0xFF).wrapping_mul(FILE_A);
+    let mut d9 = 0;
+    let mut d7 = 0;
+    for i in 0..15 {
+        let m = DIAG_LINES.0[i];
+        if filled & m == m {
+            d9 |= m;
+        }
+        let m = DIAG_LINES.1[i];
+        if filled & m == m {
+            d7 |= m;
+        }
+    }
+    [h, v, d9, d7]
+}
+
+/// A lower bound of the discs of `p` that can never be flipped.
+pub(crate) fn stable(p: u64, o: u64) -> u64 {
+    let filled = p | o;
+    let [h, v, d9, d7] = full_lines(filled);
+    let central = p & 0x007E_7E7E_7E7E_7E00;
+    let mut st = edge_stable(p, o) | (central & h & v & d9 & d7);
+    if st == 0 {
+        return 0;
+    }
+    loop {
+        let old = st;
+        let sh = (st >> 1) | (st << 1) | h;
+        let sv = (st >> 8) | (st << 8) | v;
+        let s9 = (st >> 9) | (st << 9) | d9;
+        let s7 = (st >> 7) | (st << 7) | d7;
+        st |= sh & sv & s9 & s7 & central;
+        if st == old {
+            return st;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_flip_matches_flips() {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let sq = (x >> 58) as u32;
+            let p = x & !(1 << sq);
+            let o = !p & !(1 << sq);
+            assert_eq!(count_last_flip(sq, p), flips(p, o, sq).count_ones() as i32);
+        }
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped_in_random_play() {
+        // Play random games; discs found stable must never be flipped later.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..300 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let mut history: Vec<(u64, u64)> = Vec::new(); // (stable of p-side, of o-side)  by colour
+            let mut black_to_move = true;
+            loop {
+                let (b, w) = if black_to_move { (p, o) } else { (o, p) };
+                history.push((stable(b, w), stable(w, b)));
+                for &(sb, sw) in &history {
+                    assert_eq!(sb & b, sb, "a stable black disc was flipped");
+                    assert_eq!(sw & w, sw, "a stable white disc was flipped");
+                }
+                let m = legal(p, o);
+                if m == 0 {
+                    if legal(o, p) == 0 {
+                        break;
+                    }
+                    std::mem::swap(&mut p, &mut o);
+                    black_to_move = !black_to_move;
+                    continue;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let k = (x % u64::from(m.count_ones())) as usize;
+                let mut mm = m;
+                for _ in 0..k {
+                    mm &= mm - 1;
+                }
+                let sq = mm.trailing_zeros();
+                let f = flips(p, o, sq);
+                let np = o ^ f;
+                let no = p ^ f ^ (1 << sq);
+                p = np;
+                o = no;
+                black_to_move = !black_to_move;
+            }
+        }
+    }
+}

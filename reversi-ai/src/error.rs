@@ -1,0 +1,38 @@
+//! The error type of the crate.
+
+/// Everything that can go wrong in `reversi-ai`.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::{Engine, Error, Level, Limits};
+/// use reversi_core::Position;
+/// use std::sync::atomic::AtomicBool;
+/// // A finished game: nobody can move.
+/// let over: Position = format!("{} X", "X".repeat(64)).parse().unwrap();
+/// let mut engine = Level::Easy.engine(1);
+/// let err = engine.choose(&over, &Limits::NONE, &AtomicBool::new(false)).unwrap_err();
+/// assert_eq!(err, Error::GameOver);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A move or a solve was asked for a finished game (neither side can move).
+    #[error("the game is over: there is no move to choose")]
+    GameOver,
+    /// An exact solve was stopped (stop flag, node or time limit) before it finished.
+    #[error("the search was stopped before it finished, after {nodes} nodes")]
+    Interrupted {
+        /// Nodes searched before the stop.
+        nodes: u64,
+    },
+    /// An engine name that is not `easy`, `normal`, `hard`, `depth:N` or `nodes:N`.
+    #[error("{0:?} is not an engine (expected easy, normal, hard, depth:N or nodes:N)")]
+    EngineName(String),
+    /// A search thread panicked (a bug).
+    #[error("the search thread panicked")]
+    ThreadPanicked,
+    /// An error of `reversi-core` (a bad position or move).
+    #[error(transparent)]
+    Core(#[from] reversi_core::Error),
+}

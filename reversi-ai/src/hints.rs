@@ -1,0 +1,137 @@
+//! Hints: a score for every legal move.
+
+use crate::search::Search;
+use crate::tt::TransTable;
+use crate::{Convention, Error, Limits};
+use reversi_core::{Move, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The score of one legal move.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::{hints, Convention, Limits};
+/// use reversi_core::Position;
+/// use std::sync::atomic::AtomicBool;
+/// let h = hints(&Position::initial(), &Limits::depth(3), Convention::DiscDifference, &AtomicBool::new(false)).unwrap();
+/// assert_eq!(h.len(), 4);
+/// assert!(h.iter().all(|m| !m.exact && m.depth == 3));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The move.
+    pub mv: Move,
+    /// Its score for the side to move: the exact final score when `exact`, else the heuristic
+    /// evaluation of a search `depth` plies deep (see [`crate::SearchResult::score`]).
+    pub score: i32,
+    /// Whether the score is exact (perfect play to the end).
+    pub exact: bool,
+    /// The depth of the search that scored the move, in plies including the move itself.
+    pub depth: u32,
+}
+
+/// Scores every legal move (multi-PV), best first.
+///
+/// A midgame search deepens one ply at a time up to `limits.depth` (default: no limit) within
+/// the node and time limits, scoring each move with a full window. When the depth limit is
+/// absent or reaches the number of empties, every move is then solved exactly in `convention`;
+/// if that does not finish within the limits, the deepest midgame scores are returned. Without
+/// any limit the result is always exact, which can take long with many empties.
+///
+/// When the side to move must pass, the result is the single move [`Move::Pass`], scored by
+/// the same method from the opponent's side.
+///
+/// # Errors
+///
+/// [`Error::GameOver`] when neither side can move.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::{hints, Convention, Limits};
+/// use reversi_core::Position;
+/// use std::sync::atomic::AtomicBool;
+/// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
+/// let h = hints(&pos, &Limits::NONE, Convention::DiscDifference, &AtomicBool::new(false)).unwrap();
+/// assert!(h.iter().all(|m| m.exact));
+/// assert!(h.windows(2).all(|w| w[0].score >= w[1].score));
+/// ```
+pub fn hints(
+    pos: &Position,
+    limits: &Limits,
+    convention: Convention,
+    stop: &AtomicBool,
+) -> Result<Vec<Hint>, Error> {
+    if pos.is_game_over() {
+        return Err(Error::GameOver);
+    }
+    if pos.must_pass() {
+        let h = hints(&pos.pass(), limits, convention, stop)?;
+        let best = h[0];
+        return Ok(vec![Hint {
+            mv: Move::Pass,
+            score: -best.score,
+            exact: best.exact,
+            depth: best.depth + 1,
+        }]);
+    }
+    let empties = pos.empty().count();
+    let bits = (empties + 2).clamp(10, 21);
+    let mut mid_tt = TransTable::new(bits.min(18));
+    let mut end_tt = TransTable::new(bits);
+    let deadline = limits.time.map(|t| Instant::now() + t);
+    let mut s = Search::new(&mut mid_tt, &mut end_tt, stop, limits.nodes, deadline);
+    s.wof = convention == Convention::Wof;
+    let (p, o) = (pos.player().0, pos.opponent().0);
+    let mut order: Vec<u8> = pos.legal_moves().iter().map(|q| q.index()).collect();
+    let exact_wanted = limits.depth.map_or(true, |d| d >= empties);
+    let mid_max = match limits.depth {
+        Some(d) => d.min(empties),
+        None if limits.time.is_none() && limits.nodes.is_none() => {
+            empties.saturating_sub(12).clamp(1, 8)
+        }
+        None => empties,
+    }
+    .max(1);
+    let to_hint = |v: &[(u8, i32)], exact: bool, depth: u32| -> Vec<Hint> {
+        v.iter()
+            .map(|&(q, score)| Hint {
+                mv: Move::Place(reversi_core::Square::from_index(q).expect("square")),
+                score,
+                exact,
+                depth,
+            })
+            .collect()
+    };
+    let mut out: Vec<Hint> = to_hint(&order.iter().map(|&q| (q, 0)).collect::<Vec<_>>(), false, 0);
+    let mut done_mid = false;
+    for depth in 1..=mid_max {
+        if exact_wanted && depth + 10 > empties && done_mid {
+            break; // the exact phase will do better
+        }
+        let Some(r) = s.mid_root(p, o, depth, &order, true) else {
+            break;
+        };
+        order = r.iter().map(|m| m.0).collect();
+        out = to_hint(&r, false, depth);
+        done_mid = true;
+    }
+    if exact_wanted && !s.aborted {
+        let mut r = Vec::with_capacity(order.len());
+        for &q in &order {
+            let f = crate::bits::flips(p, o, u32::from(q));
+            let v = -s.exact(o ^ f, p ^ f ^ (1 << q), -64, 64);
+            if s.aborted {
+                break;
+            }
+            r.push((q, v));
+        }
+        if !s.aborted {
+            r.sort_by_key(|m| std::cmp::Reverse(m.1));
+            out = to_hint(&r, true, empties);
+        }
+    }
+    Ok(out)
+}

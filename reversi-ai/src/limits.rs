@@ -1,0 +1,161 @@
+//! Search limits and results, as plain data.
+
+use reversi_core::Move;
+use std::time::Duration;
+
+/// Limits of a search: depth in plies, nodes, and wall time. `None` means no limit.
+///
+/// A node limit is the deterministic clock: the same engine, seed, position and node limit give
+/// the same move on any machine. An engine obeys the tighter of its own limits (Hard's 0.85 s)
+/// and the caller's.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::Limits;
+/// use std::time::Duration;
+/// let l = Limits::nodes(100_000).min(Limits::time(Duration::from_millis(500)));
+/// assert_eq!(l, Limits { depth: None, nodes: Some(100_000), time: Some(Duration::from_millis(500)) });
+/// assert_eq!(Limits::depth(6).min(Limits::depth(4)).depth, Some(4));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// Maximum midgame depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum number of nodes.
+    pub nodes: Option<u64>,
+    /// Maximum wall time.
+    pub time: Option<Duration>,
+}
+
+fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+impl Limits {
+    /// No limit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::Limits::NONE, reversi_ai::Limits::default());
+    /// ```
+    pub const NONE: Limits = Limits {
+        depth: None,
+        nodes: None,
+        time: None,
+    };
+
+    /// A depth limit only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::Limits::depth(5).depth, Some(5));
+    /// ```
+    #[must_use]
+    pub const fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            nodes: None,
+            time: None,
+        }
+    }
+
+    /// A node limit only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::Limits::nodes(10).nodes, Some(10));
+    /// ```
+    #[must_use]
+    pub const fn nodes(nodes: u64) -> Limits {
+        Limits {
+            depth: None,
+            nodes: Some(nodes),
+            time: None,
+        }
+    }
+
+    /// A time limit only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// assert_eq!(reversi_ai::Limits::time(Duration::from_secs(1)).time, Some(Duration::from_secs(1)));
+    /// ```
+    #[must_use]
+    pub const fn time(time: Duration) -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            time: Some(time),
+        }
+    }
+
+    /// The tighter of two limits, field by field.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::Limits;
+    /// assert_eq!(Limits::depth(3).min(Limits::NONE), Limits::depth(3));
+    /// ```
+    #[must_use]
+    pub fn min(self, other: Limits) -> Limits {
+        Limits {
+            depth: min_opt(self.depth, other.depth),
+            nodes: min_opt(self.nodes, other.nodes),
+            time: min_opt(self.time, other.time),
+        }
+    }
+}
+
+/// The result of [`crate::Engine::choose`].
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::{Engine, Level, Limits};
+/// use reversi_core::Position;
+/// use std::sync::atomic::AtomicBool;
+/// let r = Level::Normal.engine(0).choose(&Position::initial(), &Limits::NONE, &AtomicBool::new(false)).unwrap();
+/// assert!(Position::initial().play(r.best_move).is_ok());
+/// assert_eq!(r.pv.first(), Some(&r.best_move));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play: always legal, and a pass only when the side to move must pass.
+    pub best_move: Move,
+    /// The score for the side to move: the exact final disc difference when `exact`, otherwise
+    /// the engine's heuristic evaluation (positive favours the side to move; finished games in a
+    /// midgame search score ±10000 plus the disc difference). 0 for moves chosen without search.
+    pub score: i32,
+    /// Whether `score` is the exact result of perfect play.
+    pub exact: bool,
+    /// The deepest completed midgame depth (the number of empties when exact, 0 without search).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation, starting with `best_move` (may be just that move).
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    pub(crate) fn simple(m: Move) -> SearchResult {
+        SearchResult {
+            best_move: m,
+            score: 0,
+            exact: false,
+            depth: 0,
+            nodes: 0,
+            pv: vec![m],
+        }
+    }
+}

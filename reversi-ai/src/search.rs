@@ -1,0 +1,750 @@
+//! The search core: midgame alpha-beta (PVS) on the Hard evaluation, and the exact endgame
+//! solver (PVS with transposition table, fastest-first/parity ordering, stability cutoff,
+//! enhanced transposition cutoff and special-cased last four empties).
+
+use crate::bits::{
+    count_last_flip, flips, legal, odd_empties, stable, weighted_mobility, CORNERS, NEIGHBOUR,
+};
+use crate::eval;
+use crate::tt::{TransTable, NO_MOVE};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+pub(crate) const INF: i32 = 30000;
+/// Midgame scores of finished games: `WIN + disc difference`.
+pub(crate) const WIN: i32 = 10000;
+
+/// Below this many empties the endgame uses no transposition table.
+const END_TT_MIN: u32 = 8;
+/// From this many empties the endgame orders moves with a shallow midgame search.
+pub(crate) const END_DEEP_MIN: u32 = 16;
+/// From this many empties the endgame tries enhanced transposition cutoffs.
+const END_ETC_MIN: u32 = 14;
+
+/// Minimum alpha for a stability cutoff test, by empties.
+const STAB_THRESHOLD: [i32; 65] = {
+    let mut t = [99i32; 65];
+    let mut e = 5;
+    while e < 65 {
+        let v = 2 * e as i32 - 2;
+        t[e] = if v > 64 { 64 } else { v };
+        e += 1;
+    }
+    t
+};
+
+#[derive(Clone, Copy, Default)]
+struct Mv {
+    sq: u8,
+    flips: u64,
+    score: i32,
+}
+
+/// A move list on the stack.
+struct MoveList {
+    n: usize,
+    m: [Mv; 36],
+}
+
+impl MoveList {
+    #[inline(always)]
+    fn new(p: u64, o: u64, mut moves: u64) -> MoveList {
+        let mut l = MoveList {
+            n: 0,
+            m: [Mv::default(); 36],
+        };
+        while moves != 0 && l.n < 36 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            l.m[l.n] = Mv {
+                sq: sq as u8,
+                flips: flips(p, o, sq),
+                score: 0,
+            };
+            l.n += 1;
+        }
+        l
+    }
+
+    /// Moves the best-scored move from `i..` to `i`.
+    #[inline(always)]
+    fn pick(&mut self, i: usize) {
+        let mut b = i;
+        for j in i + 1..self.n {
+            if self.m[j].score > self.m[b].score {
+                b = j;
+            }
+        }
+        self.m.swap(i, b);
+    }
+
+    fn sort(&mut self) {
+        self.m[..self.n].sort_by_key(|m| std::cmp::Reverse(m.score));
+    }
+}
+
+/// The state of one search: counters, limits and tables.
+pub(crate) struct Search<'a> {
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    next_check: u64,
+    pub aborted: bool,
+    /// Endgame scores under the WOF convention (empties to the winner).
+    pub wof: bool,
+    pub mid_tt: &'a mut TransTable,
+    pub end_tt: &'a mut TransTable,
+}
+
+#[inline(always)]
+fn child(p: u64, o: u64, m: &Mv) -> (u64, u64) {
+    (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq))
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        mid_tt: &'a mut TransTable,
+        end_tt: &'a mut TransTable,
+        stop: &'a AtomicBool,
+        node_limit: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> Search<'a> {
+        crate::bits::init();
+        let node_limit = node_limit.unwrap_or(u64::MAX);
+        Search {
+            nodes: 0,
+            node_limit,
+            deadline,
+            stop,
+            next_check: node_limit.min(1024),
+            aborted: false,
+            wof: false,
+            mid_tt,
+            end_tt,
+        }
+    }
+
+    /// Counts a node; true when the search must stop.
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check()
+        } else {
+            self.aborted
+        }
+    }
+
+    #[cold]
+    fn check(&mut self) -> bool {
+        if self.nodes >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+        self.next_check = self.nodes.saturating_add(2048).min(self.node_limit);
+        self.aborted
+    }
+
+    // ------------------------------------------------------------------ midgame
+
+    /// Score of a finished game in midgame units (board convention).
+    #[inline]
+    fn mid_terminal(p: u64, o: u64) -> i32 {
+        let d = p.count_ones() as i32 - o.count_ones() as i32;
+        match d.cmp(&0) {
+            std::cmp::Ordering::Greater => WIN + d,
+            std::cmp::Ordering::Less => -WIN + d,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
+    /// Alpha-beta (PVS) on the Hard evaluation, `depth` plies.
+    pub fn mid(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if depth == 0 {
+            return eval::hard(p, o);
+        }
+        let moves = legal(p, o);
+        if moves == 0 {
+            if legal(o, p) == 0 {
+                return Self::mid_terminal(p, o);
+            }
+            return -self.mid(o, p, depth - 1, -beta, -alpha);
+        }
+        if depth == 1 {
+            let mut best = -INF;
+            let mut mm = moves;
+            while mm != 0 {
+                let sq = mm.trailing_zeros();
+                mm &= mm - 1;
+                let f = flips(p, o, sq);
+                self.nodes += 1;
+                let s = -eval::hard(o ^ f, p ^ f ^ (1 << sq));
+                if s > best {
+                    best = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+            return best;
+        }
+        let mut tt_mv = NO_MOVE;
+        if let Some(e) = self.mid_tt.probe(p, o) {
+            tt_mv = e.mv;
+            if u32::from(e.depth) >= depth {
+                let (l, u) = (i32::from(e.lower), i32::from(e.upper));
+                if l >= beta {
+                    return l;
+                }
+                if u <= alpha {
+                    return u;
+                }
+                if l == u {
+                    return l;
+                }
+            }
+        }
+        let mut list = MoveList::new(p, o, moves);
+        for m in &mut list.m[..list.n] {
+            let (np, no) = child(p, o, m);
+            m.score = if m.sq == tt_mv {
+                1 << 30
+            } else if depth >= 4 {
+                -eval::hard(np, no) - 8 * weighted_mobility(np, no)
+            } else {
+                -weighted_mobility(np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
+            };
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = NO_MOVE;
+        for i in 0..list.n {
+            list.pick(i);
+            let m = list.m[i];
+            let (np, no) = child(p, o, &m);
+            let s = if i == 0 {
+                -self.mid(np, no, depth - 1, -beta, -alpha)
+            } else {
+                let s = -self.mid(np, no, depth - 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.mid(np, no, depth - 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_mv = m.sq;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.mid_tt.store(p, o, depth, alpha0, beta, best, best_mv);
+        best
+    }
+
+    /// Midgame search of each root move; returns the moves with their scores, best first (the
+    /// scores of moves after the first are bounds unless `all_exact`).
+    pub fn mid_root(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        order: &[u8],
+        all_exact: bool,
+    ) -> Option<Vec<(u8, i32)>> {
+        let mut out = Vec::with_capacity(order.len());
+        let mut alpha = -INF;
+        for (i, &sq) in order.iter().enumerate() {
+            let f = flips(p, o, u32::from(sq));
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let s = if all_exact || i == 0 {
+                -self.mid(np, no, depth - 1, -INF, INF)
+            } else {
+                let s = -self.mid(np, no, depth - 1, -alpha - 1, -alpha);
+                if s > alpha && !self.aborted {
+                    -self.mid(np, no, depth - 1, -INF, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            alpha = alpha.max(s);
+            out.push((sq, s));
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+        Some(out)
+    }
+
+    // ------------------------------------------------------------------ endgame
+
+    /// Final score of a finished game in the chosen convention.
+    #[inline]
+    fn terminal(&self, p: u64, o: u64) -> i32 {
+        let pc = p.count_ones() as i32;
+        let oc = o.count_ones() as i32;
+        let d = pc - oc;
+        if self.wof {
+            let e = 64 - pc - oc;
+            match d.cmp(&0) {
+                std::cmp::Ordering::Greater => d + e,
+                std::cmp::Ordering::Less => d - e,
+                std::cmp::Ordering::Equal => 0,
+            }
+        } else {
+            d
+        }
+    }
+
+    /// Exact score of the position with one empty square `x`, the mover owning `p`.
+    #[inline(always)]
+    fn solve1(&mut self, p: u64, x: u32) -> i32 {
+        self.nodes += 1;
+        let n = p.count_ones() as i32;
+        let f = count_last_flip(x, p);
+        if f > 0 {
+            return 2 * (n + f + 1) - 64;
+        }
+        let o = !p & !(1u64 << x);
+        let f = count_last_flip(x, o);
+        if f > 0 {
+            return 2 * (n - f) - 64;
+        }
+        let d = 2 * n - 63;
+        if self.wof {
+            if d > 0 {
+                d + 1
+            } else {
+                d - 1
+            }
+        } else {
+            d
+        }
+    }
+
+    fn solve2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        if NEIGHBOUR[x1 as usize] & o != 0 {
+            let f = flips(p, o, x1);
+            if f != 0 {
+                best = -self.solve1(o ^ f, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOUR[x2 as usize] & o != 0 {
+            let f = flips(p, o, x2);
+            if f != 0 {
+                let s = -self.solve1(o ^ f, x1);
+                return s.max(best);
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // pass
+        let mut best = INF;
+        if NEIGHBOUR[x1 as usize] & p != 0 {
+            let f = flips(o, p, x1);
+            if f != 0 {
+                best = self.solve1(p ^ f, x2);
+                if best <= alpha {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOUR[x2 as usize] & p != 0 {
+            let f = flips(o, p, x2);
+            if f != 0 {
+                let s = self.solve1(p ^ f, x1);
+                return s.min(best);
+            }
+        }
+        if best < INF {
+            return best;
+        }
+        self.terminal(p, o)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn solve3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 3]) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        let rest = [(x[1], x[2]), (x[0], x[2]), (x[0], x[1])];
+        for i in 0..3 {
+            let sq = x[i];
+            if NEIGHBOUR[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let (a, b) = rest[i];
+            let s = -self.solve2(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
+            if s > best {
+                best = s;
+                if s >= beta {
+                    return s;
+                }
+                if s > alpha {
+                    alpha = s;
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // pass: the opponent moves, minimising
+        let mut best = INF;
+        let mut beta = beta;
+        for i in 0..3 {
+            let sq = x[i];
+            if NEIGHBOUR[sq as usize] & p == 0 {
+                continue;
+            }
+            let f = flips(o, p, sq);
+            if f == 0 {
+                continue;
+            }
+            let (a, b) = rest[i];
+            let s = self.solve2(p ^ f, o ^ f ^ (1 << sq), alpha, beta, a, b);
+            if s < best {
+                best = s;
+                if s <= alpha {
+                    return s;
+                }
+                if s < beta {
+                    beta = s;
+                }
+            }
+        }
+        if best < INF {
+            return best;
+        }
+        self.terminal(p, o)
+    }
+
+    fn solve4(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let empty = !(p | o);
+        // Squares in odd quadrants first (parity).
+        let odd = odd_empties(empty);
+        let mut x = [0u32; 4];
+        let mut k = 0;
+        let mut e = odd;
+        while e != 0 {
+            x[k] = e.trailing_zeros();
+            e &= e - 1;
+            k += 1;
+        }
+        let mut e = empty & !odd;
+        while e != 0 {
+            x[k] = e.trailing_zeros();
+            e &= e - 1;
+            k += 1;
+        }
+        debug_assert_eq!(k, 4);
+        let rest = [
+            [x[1], x[2], x[3]],
+            [x[0], x[2], x[3]],
+            [x[0], x[1], x[3]],
+            [x[0], x[1], x[2]],
+        ];
+        let mut best = -INF;
+        for i in 0..4 {
+            let sq = x[i];
+            if NEIGHBOUR[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let s = -self.solve3(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, rest[i]);
+            if s > best {
+                best = s;
+                if s >= beta {
+                    return s;
+                }
+                if s > alpha {
+                    alpha = s;
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if legal(o, p) != 0 {
+            return -self.solve4(o, p, -beta, -alpha);
+        }
+        self.terminal(p, o)
+    }
+
+    /// Alpha-beta at 5–7 empties: parity ordering, stability cutoff, no table.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        if empties <= 4 {
+            return match empties {
+                4 => self.solve4(p, o, alpha, beta),
+                3 => {
+                    let e = !(p | o);
+                    let a = e.trailing_zeros();
+                    let e = e & (e - 1);
+                    let b = e.trailing_zeros();
+                    let e = e & (e - 1);
+                    self.solve3(p, o, alpha, beta, [a, b, e.trailing_zeros()])
+                }
+                2 => {
+                    let e = !(p | o);
+                    let a = e.trailing_zeros();
+                    let e = e & (e - 1);
+                    self.solve2(p, o, alpha, beta, a, e.trailing_zeros())
+                }
+                1 => self.solve1(p, (!(p | o)).trailing_zeros()),
+                _ => self.terminal(p, o),
+            };
+        }
+        self.nodes += 1;
+        if alpha >= STAB_THRESHOLD[empties as usize] {
+            let s = 64 - 2 * stable(o, p).count_ones() as i32;
+            if s <= alpha {
+                return s;
+            }
+        }
+        let moves = legal(p, o);
+        if moves == 0 {
+            if legal(o, p) == 0 {
+                return self.terminal(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, empties);
+        }
+        let odd = odd_empties(!(p | o));
+        let mut best = -INF;
+        for set in [moves & odd, moves & !odd] {
+            let mut mm = set;
+            while mm != 0 {
+                let sq = mm.trailing_zeros();
+                mm &= mm - 1;
+                let f = flips(p, o, sq);
+                let s = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1);
+                if s > best {
+                    best = s;
+                    if s >= beta {
+                        return s;
+                    }
+                    if s > alpha {
+                        alpha = s;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Scores moves for ordering in the endgame.
+    fn order_end(&mut self, p: u64, o: u64, list: &mut MoveList, tt_mv: u8, empties: u32) {
+        let odd = odd_empties(!(p | o));
+        let sort_depth = if empties >= END_DEEP_MIN {
+            ((empties - END_DEEP_MIN) / 4 + 1).min(3)
+        } else {
+            0
+        };
+        for m in &mut list.m[..list.n] {
+            let (np, no) = child(p, o, m);
+            if m.sq == tt_mv {
+                m.score = 1 << 30;
+                continue;
+            }
+            if np == 0 {
+                m.score = 1 << 29; // wipe-out
+                continue;
+            }
+            let mob = weighted_mobility(np, no);
+            let mut s = -mob * (1 << 12);
+            s += (stable_corner_edge(no, np)) * (1 << 8);
+            let near_empty = crate::bits::neighbours(!(np | no));
+            s -= (no & near_empty).count_ones() as i32 * (1 << 5);
+            if odd >> m.sq & 1 == 1 {
+                s += 1 << 6;
+            }
+            if sort_depth > 0 {
+                let v = -self.mid(np, no, sort_depth - 1, -INF, INF);
+                s += v * (1 << 5);
+            }
+            m.score = s;
+        }
+    }
+
+    /// Exact alpha-beta (PVS) from 8 empties up, with transposition table.
+    pub fn end(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        if empties < END_TT_MIN {
+            return self.shallow(p, o, alpha, beta, empties);
+        }
+        if self.tick() {
+            return 0;
+        }
+        if alpha >= STAB_THRESHOLD[empties as usize] {
+            let s = 64 - 2 * stable(o, p).count_ones() as i32;
+            if s <= alpha {
+                return s;
+            }
+        }
+        let mut tt_mv = NO_MOVE;
+        if let Some(e) = self.end_tt.probe(p, o) {
+            tt_mv = e.mv;
+            let (l, u) = (i32::from(e.lower), i32::from(e.upper));
+            if l >= beta {
+                return l;
+            }
+            if u <= alpha {
+                return u;
+            }
+            if l == u {
+                return l;
+            }
+        }
+        let moves = legal(p, o);
+        if moves == 0 {
+            if legal(o, p) == 0 {
+                return self.terminal(p, o);
+            }
+            return -self.end(o, p, -beta, -alpha, empties);
+        }
+        let mut list = MoveList::new(p, o, moves);
+        if empties >= END_ETC_MIN {
+            for m in &list.m[..list.n] {
+                let (np, no) = child(p, o, m);
+                if let Some(e) = self.end_tt.probe(np, no) {
+                    let s = -i32::from(e.upper);
+                    if s >= beta {
+                        self.end_tt.store(p, o, empties, alpha, beta, s, m.sq);
+                        return s;
+                    }
+                }
+            }
+        }
+        self.order_end(p, o, &mut list, tt_mv, empties);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = NO_MOVE;
+        let pv_node = beta > alpha + 1;
+        for i in 0..list.n {
+            list.pick(i);
+            let m = list.m[i];
+            let (np, no) = child(p, o, &m);
+            let s = if i == 0 || !pv_node {
+                -self.end(np, no, -beta, -alpha, empties - 1)
+            } else {
+                let s = -self.end(np, no, -alpha - 1, -alpha, empties - 1);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.end(np, no, -beta, -alpha, empties - 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_mv = m.sq;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.end_tt
+            .store(p, o, empties, alpha0, beta, best, best_mv);
+        best
+    }
+
+    /// Exact score of a position by any number of empties (dispatches to the right routine).
+    pub fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = (!(p | o)).count_ones();
+        self.end(p, o, alpha, beta, empties)
+    }
+
+    /// Orders root moves for the endgame by a midgame search of moderate depth.
+    pub fn order_root_end(&mut self, p: u64, o: u64) -> Vec<u8> {
+        let empties = (!(p | o)).count_ones();
+        let moves = legal(p, o);
+        let mut list = MoveList::new(p, o, moves);
+        let depth = empties.saturating_sub(12).clamp(1, 8);
+        for m in &mut list.m[..list.n] {
+            let (np, no) = child(p, o, m);
+            m.score = -self.mid(np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
+        }
+        list.sort();
+        list.m[..list.n].iter().map(|m| m.sq).collect()
+    }
+
+    /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
+    /// pass or finished game).
+    pub fn end_root(&mut self, p: u64, o: u64, alpha0: i32, beta: i32) -> (i32, u8) {
+        let empties = (!(p | o)).count_ones();
+        if legal(p, o) == 0 {
+            return (self.exact(p, o, alpha0, beta), NO_MOVE);
+        }
+        let order = self.order_root_end(p, o);
+        let mut alpha = alpha0;
+        let mut best = -INF;
+        let mut best_mv = order[0];
+        for (i, &sq) in order.iter().enumerate() {
+            let f = flips(p, o, u32::from(sq));
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let s = if i == 0 {
+                -self.end(np, no, -beta, -alpha, empties - 1)
+            } else {
+                let s = -self.end(np, no, -alpha - 1, -alpha, empties - 1);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.end(np, no, -beta, -alpha, empties - 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return (0, NO_MOVE);
+            }
+            if s > best {
+                best = s;
+                best_mv = sq;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_mv)
+    }
+}
+
+/// Corners and stable edge discs of `p` (a cheap stability measure for ordering).
+#[inline]
+fn stable_corner_edge(p: u64, o: u64) -> i32 {
+    if (p | o) & CORNERS == 0 {
+        return 0;
+    }
+    crate::bits::edge_stable(p, o).count_ones() as i32
+}
