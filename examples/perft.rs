@@ -1,21 +1,39 @@
-//! Perft of the start position: `cargo run --release --example perft -- DEPTH [--mode oeis|edax|no-pass]`.
+//! Perft of the start position:
+//! `cargo run --release --example perft -- DEPTH [--mode oeis|edax|no-pass] [--threads N]
+//! [--hash] [--hash-mb MB] [--depth-only] [--portable]`.
 //!
-//! Prints one line per depth from 1 to DEPTH:
-//! `depth=12 count=1939886636 time_s=4.812 leaves_per_s=403100000`.
+//! Prints one line per depth from 1 to DEPTH (only DEPTH with `--depth-only`):
+//! `depth=12 count=1939886636 time_s=4.812 leaves_per_s=403100000`. Runs longer than a second
+//! show their progress on stderr (subtrees done out of total, elapsed time, leaves/s).
 
-use reversi::core::perft::{perft, Convention};
+use reversi::core::perft::{perft_with, Convention, Kernel, PerftHash, PerftOptions, Progress};
 use reversi::core::Position;
+use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 fn usage() -> ExitCode {
-    eprintln!("usage: perft DEPTH [--mode oeis|edax|no-pass]");
+    eprintln!(
+        "usage: perft DEPTH [--mode oeis|edax|no-pass] [--threads N] [--hash] [--hash-mb MB] \
+         [--depth-only] [--portable]\n  \
+         --threads N   worker threads (default 1)\n  \
+         --hash        a transposition table keyed on the position up to symmetry\n  \
+         --hash-mb MB  its size in MiB (implies --hash; default {} here)\n  \
+         --depth-only  print only DEPTH, not 1..DEPTH\n  \
+         --portable    the portable move generation, not AVX2",
+        PerftHash::default_mb()
+    );
     ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
     let mut depth = None;
     let mut mode = Convention::Oeis;
+    let mut threads = 1usize;
+    let mut hash_mb = None;
+    let mut depth_only = false;
+    let mut kernel = Kernel::best();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -27,6 +45,25 @@ fn main() -> ExitCode {
                 }
                 None => return usage(),
             },
+            "--threads" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n >= 1 => threads = n,
+                _ => {
+                    eprintln!("perft: --threads needs a number of at least 1");
+                    return usage();
+                }
+            },
+            "--hash" => {
+                hash_mb.get_or_insert_with(PerftHash::default_mb);
+            }
+            "--hash-mb" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n >= 1 => hash_mb = Some(n),
+                _ => {
+                    eprintln!("perft: --hash-mb needs a size in MiB of at least 1");
+                    return usage();
+                }
+            },
+            "--depth-only" => depth_only = true,
+            "--portable" => kernel = Kernel::Portable,
             "-h" | "--help" => return usage(),
             d => match d.parse::<u32>() {
                 Ok(d) if (1..=30).contains(&d) => depth = Some(d),
@@ -38,11 +75,45 @@ fn main() -> ExitCode {
         }
     }
     let Some(depth) = depth else { return usage() };
+    let hash = hash_mb.map(PerftHash::new);
+    let opts = PerftOptions {
+        threads,
+        hash: hash.as_ref(),
+        kernel,
+    };
     let start = Position::initial();
-    for d in 1..=depth {
+    let first = if depth_only { depth } else { 1 };
+    for d in first..=depth {
+        let shown = Mutex::new(None::<Duration>);
+        let report = |p: &Progress| {
+            if p.elapsed < Duration::from_secs(1) {
+                return;
+            }
+            let mut last = shown.lock().unwrap_or_else(|e| e.into_inner());
+            if last.is_some_and(|t| p.elapsed < t + Duration::from_millis(500)) && p.done < p.total
+            {
+                return;
+            }
+            *last = Some(p.elapsed);
+            let secs = p.elapsed.as_secs_f64();
+            eprint!(
+                "\rdepth {d}: {}/{} subtrees, {secs:.1} s, {:.0} M leaves/s   ",
+                p.done,
+                p.total,
+                p.leaves as f64 / secs / 1e6
+            );
+            let _ = std::io::stderr().flush();
+        };
         let t = Instant::now();
-        let count = perft(&start, d, mode);
+        let count = perft_with(&start, d, mode, &opts, &report);
         let secs = t.elapsed().as_secs_f64();
+        if shown
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+        {
+            eprintln!();
+        }
         let rate = if secs > 0.0 {
             (count as f64 / secs) as u64
         } else {

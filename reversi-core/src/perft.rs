@@ -335,3 +335,162 @@ perft_kernel!(
 );
 
 pub use crate::perft_hash::PerftHash;
+
+/// How [`perft_with`] counts: threads, transposition table, kernel.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::perft::PerftOptions;
+/// let opts = PerftOptions { threads: 2, ..PerftOptions::default() };
+/// assert!(opts.hash.is_none());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PerftOptions<'a> {
+    /// Worker threads (0 counts as 1).
+    pub threads: usize,
+    /// A transposition table shared by the workers, or none.
+    pub hash: Option<&'a PerftHash>,
+    /// The move generation; it must be in [`Kernel::available`].
+    pub kernel: Kernel,
+}
+
+impl Default for PerftOptions<'_> {
+    /// One thread, no table, the best kernel.
+    fn default() -> Self {
+        PerftOptions {
+            threads: 1,
+            hash: None,
+            kernel: Kernel::best(),
+        }
+    }
+}
+
+/// Progress of a [`perft_with`] count, reported after each subtree.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::perft::{perft_with, Convention, PerftOptions, Progress};
+/// use reversi_core::Position;
+/// use std::sync::Mutex;
+/// let last = Mutex::new(None::<Progress>);
+/// let n = perft_with(&Position::initial(), 8, Convention::Oeis, &PerftOptions::default(), &|p| {
+///     *last.lock().unwrap() = Some(*p);
+/// });
+/// let last = last.into_inner().unwrap().unwrap();
+/// assert_eq!((last.done, last.leaves), (last.total, n));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Subtrees counted.
+    pub done: usize,
+    /// Subtrees in all.
+    pub total: usize,
+    /// Leaves counted so far.
+    pub leaves: u64,
+    /// Time since the count started.
+    pub elapsed: std::time::Duration,
+}
+
+/// [`perft`] on several threads, with an optional transposition table, reporting progress.
+///
+/// The tree is split at the root into subtrees (the positions a few plies down; with a table,
+/// transpositions and symmetric positions among them are counted once, times their number),
+/// which the workers take in turn. `progress` is called by the workers after each subtree.
+///
+/// # Panics
+///
+/// If `opts.kernel` is not supported by this CPU (see [`Kernel::available`]).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::perft::{perft_with, Convention, PerftHash, PerftOptions};
+/// use reversi_core::Position;
+/// let hash = PerftHash::new(16);
+/// let opts = PerftOptions { threads: 2, hash: Some(&hash), ..PerftOptions::default() };
+/// assert_eq!(perft_with(&Position::initial(), 10, Convention::Edax, &opts, &|_| ()), 24571056);
+/// ```
+pub fn perft_with(
+    pos: &Position,
+    depth: u32,
+    convention: Convention,
+    opts: &PerftOptions<'_>,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> u64 {
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    assert!(
+        Kernel::available().contains(&opts.kernel),
+        "kernel {:?} is not supported by this CPU",
+        opts.kernel
+    );
+    let start = std::time::Instant::now();
+    let (p, o) = (pos.player().0, pos.opponent().0);
+    let plies = depth.saturating_sub(5).min(6);
+    let mut tasks = Vec::new();
+    split(p, o, depth, plies, &mut tasks);
+    if opts.hash.is_some() {
+        // Count each transposition (up to symmetry) once, times its number.
+        let mut seen: std::collections::HashMap<_, usize> = std::collections::HashMap::new();
+        let mut unique: Vec<(u64, u64, u32, u64)> = Vec::new();
+        for &(p, o, d, _) in &tasks {
+            let key = (crate::perft_hash::normalize(p, o), d);
+            match seen.get(&key) {
+                Some(&i) => unique[i].3 += 1,
+                None => {
+                    seen.insert(key, unique.len());
+                    unique.push((p, o, d, 1));
+                }
+            }
+        }
+        tasks = unique;
+    }
+    let total = tasks.len();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let leaves = AtomicU64::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&(p, o, d, times)) = tasks.get(i) else {
+            break;
+        };
+        let n = count(p, o, d, convention, opts.hash, opts.kernel) * times;
+        let leaves = leaves.fetch_add(n, Ordering::Relaxed) + n;
+        let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress(&Progress {
+            done,
+            total,
+            leaves,
+            elapsed: start.elapsed(),
+        });
+    };
+    let threads = opts.threads.clamp(1, total.max(1));
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(work);
+            }
+        });
+    }
+    leaves.into_inner()
+}
+
+/// The subtrees `plies` below `(p, o)`: positions with the plies left below them, each once per
+/// path. A position without a move is a subtree of its own (the counting handles passes).
+fn split(p: u64, o: u64, depth: u32, plies: u32, out: &mut Vec<(u64, u64, u32, u64)>) {
+    let mut moves = crate::movegen::legal_moves(p, o);
+    if plies == 0 || depth == 0 || moves == 0 {
+        out.push((p, o, depth, 1));
+        return;
+    }
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        let x = moves & moves.wrapping_neg();
+        moves ^= x;
+        let f = crate::movegen::flips(p, o, sq);
+        split(o ^ f, p ^ f ^ x, depth - 1, plies - 1, out);
+    }
+}

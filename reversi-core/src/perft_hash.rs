@@ -65,7 +65,18 @@ impl PerftHash {
     #[must_use]
     pub fn new(mb: usize) -> PerftHash {
         let n = ((mb << 20) / core::mem::size_of::<Bucket>()).max(1);
-        let buckets = (0..n).map(|_| Bucket::default()).collect();
+        let layout = std::alloc::Layout::array::<Bucket>(n).expect("hash table too large");
+        // SAFETY: the layout has a non-zero size (n >= 1, buckets are 128 bytes). All-zero bytes
+        // are a valid `Bucket` (atomic integers), so the zeroed allocation is initialised, and it
+        // has the layout of `[Bucket; n]` that `Box<[Bucket]>` frees it with. Zeroed memory from
+        // the allocator is mapped lazily, so a large table costs nothing until it is used.
+        let buckets = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+            if ptr.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(core::ptr::slice_from_raw_parts_mut(ptr, n))
+        };
         PerftHash { buckets }
     }
 

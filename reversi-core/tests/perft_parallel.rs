@@ -1,0 +1,106 @@
+//! Threaded and hashed perft (`perft_with`) against the reference counts of
+//! `../shared/data/perft.tsv`, in all three conventions and on every kernel of this CPU.
+
+use reversi_core::perft::{perft_with, Convention, Kernel, PerftHash, PerftOptions, Progress};
+use reversi_core::Position;
+use std::sync::Mutex;
+
+fn table() -> Vec<(u32, [Option<u64>; 3])> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/data/perft.tsv"
+    ))
+    .unwrap_or_else(|_| include_str!("data/perft.tsv").to_string());
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("depth") && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let get = |i: usize| f.get(i).and_then(|s| s.trim().parse().ok());
+            (f[0].parse().unwrap(), [get(1), get(2), get(3)])
+        })
+        .collect()
+}
+
+const CONVENTIONS: [Convention; 3] = [Convention::Oeis, Convention::Edax, Convention::NoPass];
+
+/// Checks the depths `min..=max` with `threads` threads, a table of `hash_mb` MiB (0: none), and
+/// that the progress reports end at all subtrees and all leaves.
+fn check(min: u32, max: u32, threads: usize, hash_mb: usize, kernel: Kernel) {
+    let rows = table();
+    assert!(rows.len() >= 16, "the reference table lost rows");
+    for conv_i in 0..3 {
+        // One table per convention, reused over the depths as the perft example does.
+        let hash = (hash_mb > 0).then(|| PerftHash::new(hash_mb));
+        let opts = PerftOptions {
+            threads,
+            hash: hash.as_ref(),
+            kernel,
+        };
+        for &(depth, counts) in &rows {
+            let Some(expected) = counts[conv_i] else {
+                continue;
+            };
+            if depth < min || depth > max {
+                continue;
+            }
+            let last = Mutex::new(None::<Progress>);
+            let n = perft_with(
+                &Position::initial(),
+                depth,
+                CONVENTIONS[conv_i],
+                &opts,
+                &|p| {
+                    let mut l = last.lock().unwrap();
+                    if l.map_or(true, |l| p.done > l.done) {
+                        *l = Some(*p);
+                    }
+                },
+            );
+            assert_eq!(
+                n, expected,
+                "depth {depth} {} {kernel:?}",
+                CONVENTIONS[conv_i]
+            );
+            let l = last.into_inner().unwrap().expect("progress was reported");
+            assert_eq!((l.done, l.leaves), (l.total, n));
+        }
+    }
+}
+
+#[test]
+fn threads_depths_1_to_10() {
+    for kernel in Kernel::available() {
+        check(1, 10, 2, 0, kernel);
+        check(1, 9, 3, 0, kernel);
+    }
+}
+
+#[test]
+fn hash_depths_1_to_11() {
+    for kernel in Kernel::available() {
+        check(1, 11, 1, 16, kernel);
+    }
+}
+
+#[test]
+fn hash_and_threads_depths_1_to_11() {
+    check(1, 11, 2, 16, Kernel::best());
+}
+
+#[test]
+fn tiny_hash_still_counts_right() {
+    // A table of one MiB thrashes at depth 11: replacement must never corrupt a count.
+    check(11, 11, 2, 1, Kernel::best());
+}
+
+#[test]
+#[ignore = "a minute of computing; run with --ignored"]
+fn hash_and_threads_depths_12_to_14() {
+    check(12, 14, 2, 1024, Kernel::best());
+}
+
+#[test]
+#[ignore = "minutes of computing; run with --ignored"]
+fn hash_and_threads_depths_15_to_16() {
+    check(15, 16, 2, 4096, Kernel::best());
+}
