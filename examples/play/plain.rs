@@ -1,0 +1,341 @@
+//! `--plain`: a line mode for screen readers, scripts and tests. No cursor addressing, no
+//! colour; it reads commands line by line and works with piped stdin.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use reversi::core::{Color, Move, Position, Square, Turn};
+
+use crate::engine;
+use crate::session::{self, End, Match, Refused};
+use crate::Options;
+
+/// Runs a game in line mode until it ends, the input ends, or `quit`.
+pub fn run(mut m: Match, opts: &Options) -> std::io::Result<()> {
+    let mut ui = Plain {
+        out: std::io::stdout().lock(),
+        bell: !opts.mute && std::io::stdout().is_terminal(),
+        show_legal: !opts.no_hints,
+        opts,
+    };
+    let lines = spawn_reader();
+    writeln!(ui.out, "reversi: {}", m.settings.describe())?;
+    if !m.game.plies().is_empty() {
+        writeln!(
+            ui.out,
+            "resumed the saved game after {} moves: {}",
+            m.placements(),
+            m.game.transcript()
+        )?;
+    }
+    writeln!(
+        ui.out,
+        "type a square such as d3 to play, or help for the commands"
+    )?;
+    ui.board(m.game.position())?;
+    loop {
+        if let Some(end) = m.end {
+            session::remove_save(&opts.save_path);
+            return ui.result(&m, end);
+        }
+        if m.computer_to_move() {
+            ui.computer_turn(&mut m)?;
+            continue;
+        }
+        ui.prompt(&m)?;
+        let line = loop {
+            let timeout = until_deadline(&m);
+            match lines.recv_timeout(timeout) {
+                Ok(line) => break Some(line),
+                Err(RecvTimeoutError::Timeout) => {
+                    if m.tick(session::now()).is_some() {
+                        break None;
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break Some(None),
+            }
+        };
+        let Some(line) = line else {
+            continue; // the flag fell: the loop reports the end
+        };
+        let Some(line) = line else {
+            // End of input: keep the game for next time.
+            ui.save(&m)?;
+            writeln!(ui.out, "input closed; the game is saved")?;
+            return Ok(());
+        };
+        if !ui.command(&mut m, line.trim())? {
+            return Ok(());
+        }
+    }
+}
+
+/// How long the main loop may wait before it must look at the clock.
+fn until_deadline(m: &Match) -> Duration {
+    match m.clock.poll_timeout() {
+        Some(deadline) => {
+            let ms = deadline.saturating_since(session::now()).as_millis();
+            Duration::from_millis(ms.clamp(1, 1000))
+        }
+        None => Duration::from_secs(3600),
+    }
+}
+
+/// Reads stdin on a thread: `Some(line)` per line, then `None` at the end of input.
+fn spawn_reader() -> Receiver<Option<String>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(Some(l)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(None);
+    });
+    rx
+}
+
+struct Plain<'a, W: Write> {
+    out: W,
+    bell: bool,
+    show_legal: bool,
+    opts: &'a Options,
+}
+
+/// The board as 8 rows of `X`, `O` and `.`, row 1 first.
+pub fn board_rows(pos: &Position) -> String {
+    let mut s = String::with_capacity(72);
+    for row in 0..8u8 {
+        for col in 0..8u8 {
+            let sq = Square::from_coords(col, row).expect("on the board");
+            s.push(pos.color_at(sq).map_or('.', Color::to_char));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn legal_list(pos: &Position) -> String {
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect();
+    moves.join(" ")
+}
+
+impl<W: Write> Plain<'_, W> {
+    fn board(&mut self, pos: &Position) -> std::io::Result<()> {
+        write!(self.out, "{}", board_rows(pos))
+    }
+
+    fn prompt(&mut self, m: &Match) -> std::io::Result<()> {
+        let pos = m.game.position();
+        let color = pos.side_to_move();
+        let mut line = format!(
+            "{color} to move, black {} white {}",
+            pos.count(Color::Black),
+            pos.count(Color::White)
+        );
+        if m.settings.time.is_timed() {
+            let now = session::now();
+            line += &format!(
+                ", clocks black {} white {}",
+                session::show_time(m.remaining(Color::Black, now)),
+                session::show_time(m.remaining(Color::White, now))
+            );
+        }
+        if self.show_legal {
+            line += &format!(" (legal: {})", legal_list(pos));
+        }
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn save(&mut self, m: &Match) -> std::io::Result<()> {
+        if m.end.is_none() {
+            if let Err(e) = m.to_saved().store(&self.opts.save_path) {
+                writeln!(self.out, "warning: {e}")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn turn(&mut self, m: &Match, turn: &Turn) -> std::io::Result<()> {
+        let who = if m.settings.is_computer(turn.color) {
+            " (computer)"
+        } else {
+            ""
+        };
+        let flips: Vec<String> = turn.flips.iter().map(|s| s.to_string()).collect();
+        writeln!(
+            self.out,
+            "{}{who} plays {}, flips {}",
+            turn.color,
+            turn.square,
+            flips.join(" ")
+        )?;
+        if let Some(passer) = turn.passed {
+            writeln!(
+                self.out,
+                "{passer} passes: no legal move; {} moves again",
+                !passer
+            )?;
+        }
+        if self.bell {
+            write!(self.out, "\x07")?;
+        }
+        self.save(m)
+    }
+
+    fn result(&mut self, m: &Match, end: End) -> std::io::Result<()> {
+        let pos = m.game.position();
+        let (b, w) = (pos.count(Color::Black), pos.count(Color::White));
+        match end {
+            End::Time { loser } => {
+                writeln!(self.out, "{loser} ran out of time: {} wins", !loser)?;
+            }
+            End::Board(outcome) => match outcome.winner() {
+                Some(c) => writeln!(self.out, "game over: {c} wins")?,
+                None => writeln!(self.out, "game over: a draw")?,
+            },
+        }
+        let verdict = match end.winner() {
+            Some(Color::Black) => "black-wins",
+            Some(Color::White) => "white-wins",
+            None => "draw",
+        };
+        writeln!(self.out, "result: black {b} white {w} {verdict}")?;
+        self.out.flush()
+    }
+
+    fn computer_turn(&mut self, m: &mut Match) -> std::io::Result<()> {
+        let color = m.game.position().side_to_move();
+        let level = m.settings.level().expect("a computer is playing");
+        let now = session::now();
+        let job = engine::think(
+            level,
+            m.settings.seed ^ m.game.plies().len() as u64,
+            *m.game.position(),
+            crate::think_budget(m, color, now),
+        );
+        loop {
+            match job.wait(until_deadline(m).min(Duration::from_millis(200))) {
+                Ok(Some(Some(square))) => {
+                    match m.play(square, session::now()) {
+                        Ok(turn) => self.turn(m, &turn)?,
+                        Err(Refused::Over) => {}
+                        Err(e) => writeln!(self.out, "error: the computer's move {square}: {e}")?,
+                    }
+                    return Ok(());
+                }
+                Ok(Some(None)) | Err(()) => {
+                    writeln!(self.out, "error: the computer found no move")?;
+                    std::process::exit(2);
+                }
+                Ok(None) => {
+                    if m.tick(session::now()).is_some() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs one command; `false` to leave.
+    fn command(&mut self, m: &mut Match, line: &str) -> std::io::Result<bool> {
+        let mut words = line.split_whitespace();
+        let Some(word) = words.next() else {
+            writeln!(
+                self.out,
+                "error: empty line; type a square such as d3, or help"
+            )?;
+            return Ok(true);
+        };
+        let rest: Vec<&str> = words.collect();
+        match word.to_ascii_lowercase().as_str() {
+            "quit" | "exit" | "q" => {
+                self.save(m)?;
+                writeln!(
+                    self.out,
+                    "the game is saved to {}; run again to resume it",
+                    self.opts.save_path.display()
+                )?;
+                return Ok(false);
+            }
+            "help" | "?" => writeln!(
+                self.out,
+                "commands: a square such as d3 plays there; pass; undo; hint; board; \
+                 describe d3; moves; quit"
+            )?,
+            "board" => self.board(m.game.position())?,
+            "moves" | "legal" => writeln!(self.out, "legal: {}", legal_list(m.game.position()))?,
+            "pass" | "ps" => {
+                let pos = m.game.position();
+                let e = pos.play(Move::Pass).err();
+                match e {
+                    Some(e) => writeln!(
+                        self.out,
+                        "error: {e} (passes are made for you when you have no move)"
+                    )?,
+                    None => writeln!(self.out, "passes are made automatically")?,
+                }
+            }
+            "undo" => match m.undo(session::now()) {
+                Ok(n) => {
+                    let moves = if n == 1 { "move" } else { "moves" };
+                    writeln!(self.out, "took back {n} {moves}")?;
+                    self.board(m.game.position())?;
+                    self.save(m)?;
+                }
+                Err(e) => writeln!(self.out, "error: {e}")?,
+            },
+            "hint" | "hints" => {
+                let level = m.settings.level().unwrap_or(engine::Level::Normal);
+                let job = engine::hints(level, *m.game.position());
+                let scores = loop {
+                    match job.wait(Duration::from_secs(60)) {
+                        Ok(Some(v)) => break v,
+                        Ok(None) => {}
+                        Err(()) => break Vec::new(),
+                    }
+                };
+                let list: Vec<String> = scores
+                    .iter()
+                    .map(|(sq, score)| format!("{sq} {score:+}"))
+                    .collect();
+                writeln!(self.out, "hints: {}", list.join(", "))?;
+            }
+            "describe" => match rest.first().map(|s| s.parse::<Square>()) {
+                Some(Ok(sq)) => {
+                    let info = m.game.position().describe_squares()[sq.index() as usize];
+                    writeln!(self.out, "{info}")?;
+                }
+                Some(Err(e)) => writeln!(self.out, "error: {e}")?,
+                None => writeln!(
+                    self.out,
+                    "error: describe needs a square, such as describe d3"
+                )?,
+            },
+            _ => match word.parse::<Square>() {
+                Ok(sq) if rest.is_empty() => match m.play_human(sq, session::now()) {
+                    Ok(turn) => self.turn(m, &turn)?,
+                    Err(e) => writeln!(self.out, "error: {e}")?,
+                },
+                Ok(_) => writeln!(self.out, "error: one square at a time, such as d3")?,
+                Err(_) => writeln!(
+                    self.out,
+                    "error: {word:?} is not a square (a1 to h8) or a command; type help"
+                )?,
+            },
+        }
+        Ok(true)
+    }
+}
