@@ -583,6 +583,11 @@ impl<G: Game> Lobby<G> {
             }
             self.fire(at, due);
         }
+        // Every room sees the same `now`, so that a refused command to one room leaves it as
+        // this left it.
+        for r in self.rooms.values_mut() {
+            r.handle_timeout(now);
+        }
     }
 
     /// The oldest event not yet drained (room events included, tagged with their room).
