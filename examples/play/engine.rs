@@ -3,11 +3,12 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use reversi::ai;
 use reversi::core::{Position, Square};
 use serde::{Deserialize, Serialize};
 
@@ -52,96 +53,149 @@ impl std::str::FromStr for Level {
     }
 }
 
-/// Work running on a background thread: poll it, wait for it, or stop it.
-///
-/// Dropping a job asks it to stop and forgets its result.
-pub struct Job<T> {
-    rx: Receiver<T>,
-    stop: Arc<AtomicBool>,
+impl Level {
+    /// The engine level of `reversi-ai`.
+    pub fn ai(self) -> ai::Level {
+        match self {
+            Level::Easy => ai::Level::Easy,
+            Level::Normal => ai::Level::Normal,
+            Level::Hard => ai::Level::Hard,
+        }
+    }
 }
 
-impl<T: Send + 'static> Job<T> {
-    /// Runs `work` on a new thread; it should return soon after its flag is set.
-    pub fn spawn(work: impl FnOnce(&AtomicBool) -> T + Send + 'static) -> Job<T> {
-        let (tx, rx) = mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        thread::Builder::new()
-            .name("reversi-engine".into())
-            .spawn(move || {
-                let _ = tx.send(work(&flag));
-            })
-            .expect("a thread starts");
-        Job { rx, stop }
+/// The computer thinking about one move on a background thread ([`ai::SearchHandle`]). The
+/// UI polls it; dropping it stops the search and forgets its result.
+pub struct Thinking {
+    handle: Option<ai::SearchHandle<Box<dyn ai::Engine>>>,
+}
+
+impl Thinking {
+    /// Starts the search of `level` (seeded with `seed`) on `pos`. `budget` is the most time the
+    /// computer's clock allows, if it has a limit. With `reproducible`, the search is bounded by
+    /// nodes rather than by time, so that the same seed gives the same game on any machine (as
+    /// far as the level's own time limit allows).
+    pub fn start(
+        level: Level,
+        seed: u64,
+        pos: Position,
+        budget: Option<Duration>,
+        reproducible: bool,
+    ) -> Thinking {
+        let mut limits = ai::Limits::NONE;
+        if reproducible && level == Level::Hard {
+            limits.nodes = Some(REPRODUCIBLE_NODES);
+        }
+        limits.time = budget;
+        let engine = level.ai().engine(seed);
+        Thinking {
+            handle: Some(ai::SearchHandle::spawn(engine, pos, limits)),
+        }
     }
 
-    /// The result if it is ready.
-    pub fn poll(&self) -> Option<T> {
+    /// The chosen move once the search is over: `Some(Ok(square))`, `Some(Err(message))` if the
+    /// engine failed, `None` while it is still thinking.
+    pub fn poll(&mut self) -> Option<Result<Square, String>> {
+        if !self.handle.as_ref()?.is_finished() {
+            return None;
+        }
+        let (_, result) = self.handle.take()?.join();
+        Some(match result {
+            Ok(r) => r
+                .best_move
+                .square()
+                .ok_or_else(|| "the engine passed although a move exists".to_string()),
+            Err(e) => Err(e.to_string()),
+        })
+    }
+
+    /// Waits up to `timeout` for the move (see [`Thinking::poll`]).
+    pub fn wait(&mut self, timeout: Duration) -> Option<Result<Square, String>> {
+        let until = Instant::now() + timeout;
+        loop {
+            if let Some(r) = self.poll() {
+                return Some(r);
+            }
+            let now = Instant::now();
+            if now >= until {
+                return None;
+            }
+            std::thread::sleep((until - now).min(Duration::from_millis(2)));
+        }
+    }
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        if let Some(h) = &self.handle {
+            h.stop();
+        }
+    }
+}
+
+/// The node limit of Hard's searches in reproducible (scripted) games.
+const REPRODUCIBLE_NODES: u64 = 400_000;
+
+/// One hint: a legal move and its score for the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Hint {
+    /// The move.
+    pub square: Square,
+    /// Its score: the final disc difference when `exact`, else the engine's evaluation.
+    pub score: i32,
+    /// Whether the score is the exact result of perfect play.
+    pub exact: bool,
+}
+
+/// Scores for every legal move, best first, from `reversi-ai`'s hint API, computed on a
+/// background thread. Dropping the job stops it.
+pub struct Hints {
+    stop: Arc<AtomicBool>,
+    rx: Receiver<Vec<Hint>>,
+}
+
+impl Hints {
+    /// Starts scoring the moves of `pos`: a search that deepens for about a second, exact near
+    /// the end of the game.
+    pub fn start(pos: Position) -> Hints {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let limits = ai::Limits {
+                depth: None,
+                nodes: Some(3_000_000),
+                time: Some(Duration::from_millis(1000)),
+            };
+            let hints = ai::hints(&pos, &limits, ai::Convention::DiscDifference, &flag)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|h| {
+                    Some(Hint {
+                        square: h.mv.square()?,
+                        score: h.score,
+                        exact: h.exact,
+                    })
+                })
+                .collect();
+            let _ = tx.send(hints);
+        });
+        Hints { stop, rx }
+    }
+
+    /// The hints once ready.
+    pub fn poll(&self) -> Option<Vec<Hint>> {
         self.rx.try_recv().ok()
     }
 
-    /// Waits up to `timeout` for the result. `Err(())` if the thread died.
-    pub fn wait(&self, timeout: Duration) -> Result<Option<T>, ()> {
-        match self.rx.recv_timeout(timeout) {
-            Ok(v) => Ok(Some(v)),
-            Err(RecvTimeoutError::Timeout) => Ok(None),
-            Err(RecvTimeoutError::Disconnected) => Err(()),
-        }
+    /// Waits for the hints (empty if the thread failed).
+    pub fn wait(self) -> Vec<Hint> {
+        self.rx.recv().unwrap_or_default()
     }
 }
 
-impl<T> Drop for Job<T> {
+impl Drop for Hints {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Starts the computer's search for `pos` at `level`. `budget` is the most thinking time its
-/// clock allows, if it has a limit. The result is `None` only if the side to move has no move.
-pub fn think(
-    level: Level,
-    seed: u64,
-    pos: Position,
-    budget: Option<Duration>,
-) -> Job<Option<Square>> {
-    Job::spawn(move |stop| placeholder::choose(level, seed, &pos, budget, stop))
-}
-
-/// Scores of every legal move for the side to move, best first (the engine's hint API).
-pub fn hints(level: Level, pos: Position) -> Job<Vec<(Square, i32)>> {
-    Job::spawn(move |stop| placeholder::hints(level, &pos, stop))
-}
-
-/// THROWAWAY stand-in until `reversi-ai` exposes its engines: a seeded random legal move.
-mod placeholder {
-    use super::*;
-    use std::sync::atomic::AtomicBool;
-
-    pub fn choose(
-        _level: Level,
-        seed: u64,
-        pos: &Position,
-        _budget: Option<Duration>,
-        _stop: &AtomicBool,
-    ) -> Option<Square> {
-        let moves: Vec<Square> = pos.legal_moves().into_iter().collect();
-        if moves.is_empty() {
-            return None;
-        }
-        let mut x = seed ^ pos.black().0.rotate_left(7) ^ pos.white().0;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        Some(moves[(x % moves.len() as u64) as usize])
-    }
-
-    pub fn hints(_level: Level, pos: &Position, _stop: &AtomicBool) -> Vec<(Square, i32)> {
-        let mut v: Vec<(Square, i32)> = pos
-            .legal_moves()
-            .into_iter()
-            .map(|sq| (sq, pos.flips(sq).count() as i32))
-            .collect();
-        v.sort_by_key(|&(sq, s)| (-s, sq.index()));
-        v
     }
 }

@@ -17,6 +17,7 @@ pub fn run(mut m: Match, opts: &Options) -> std::io::Result<()> {
         out: std::io::stdout().lock(),
         bell: !opts.mute && std::io::stdout().is_terminal(),
         show_legal: !opts.no_hints,
+        reproducible: !std::io::stdin().is_terminal(),
         opts,
     };
     let lines = spawn_reader();
@@ -106,6 +107,7 @@ struct Plain<'a, W: Write> {
     out: W,
     bell: bool,
     show_legal: bool,
+    reproducible: bool,
     opts: &'a Options,
 }
 
@@ -220,15 +222,16 @@ impl<W: Write> Plain<'_, W> {
         let color = m.game.position().side_to_move();
         let level = m.settings.level().expect("a computer is playing");
         let now = session::now();
-        let job = engine::think(
+        let mut thinking = engine::Thinking::start(
             level,
             m.settings.seed ^ m.game.plies().len() as u64,
             *m.game.position(),
             crate::think_budget(m, color, now),
+            self.reproducible,
         );
         loop {
-            match job.wait(until_deadline(m).min(Duration::from_millis(200))) {
-                Ok(Some(Some(square))) => {
+            match thinking.wait(until_deadline(m).min(Duration::from_millis(200))) {
+                Some(Ok(square)) => {
                     match m.play(square, session::now()) {
                         Ok(turn) => self.turn(m, &turn)?,
                         Err(Refused::Over) => {}
@@ -236,11 +239,11 @@ impl<W: Write> Plain<'_, W> {
                     }
                     return Ok(());
                 }
-                Ok(Some(None)) | Err(()) => {
-                    writeln!(self.out, "error: the computer found no move")?;
+                Some(Err(e)) => {
+                    writeln!(self.out, "error: the computer failed: {e}")?;
                     std::process::exit(2);
                 }
-                Ok(None) => {
+                None => {
                     if m.tick(session::now()).is_some() {
                         return Ok(());
                     }
@@ -298,18 +301,13 @@ impl<W: Write> Plain<'_, W> {
                 Err(e) => writeln!(self.out, "error: {e}")?,
             },
             "hint" | "hints" => {
-                let level = m.settings.level().unwrap_or(engine::Level::Normal);
-                let job = engine::hints(level, *m.game.position());
-                let scores = loop {
-                    match job.wait(Duration::from_secs(60)) {
-                        Ok(Some(v)) => break v,
-                        Ok(None) => {}
-                        Err(()) => break Vec::new(),
-                    }
-                };
-                let list: Vec<String> = scores
+                let hints = engine::Hints::start(*m.game.position()).wait();
+                let list: Vec<String> = hints
                     .iter()
-                    .map(|(sq, score)| format!("{sq} {score:+}"))
+                    .map(|h| {
+                        let exact = if h.exact { " exact" } else { "" };
+                        format!("{} {:+}{exact}", h.square, h.score)
+                    })
                     .collect();
                 writeln!(self.out, "hints: {}", list.join(", "))?;
             }
