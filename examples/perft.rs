@@ -1,6 +1,6 @@
 //! Perft of the start position:
 //! `cargo run --release --example perft -- DEPTH [--mode oeis|edax|no-pass] [--threads N]
-//! [--hash] [--hash-mb MB] [--depth-only] [--portable]`.
+//! [--hash] [--hash-mb MB] [--depth-only] [--kernel portable|avx2|avx512]`.
 //!
 //! Prints one line per depth from 1 to DEPTH (only DEPTH with `--depth-only`):
 //! `depth=12 count=1939886636 time_s=4.812 leaves_per_s=403100000`. Runs longer than a second
@@ -16,13 +16,14 @@ use std::time::{Duration, Instant};
 fn usage() -> ExitCode {
     eprintln!(
         "usage: perft DEPTH [--mode oeis|edax|no-pass] [--threads N] [--hash] [--hash-mb MB] \
-         [--depth-only] [--portable]\n  \
+         [--depth-only] [--kernel K]\n  \
          --threads N   worker threads (default 1)\n  \
          --hash        a transposition table keyed on the position up to symmetry\n  \
          --hash-mb MB  its size in MiB (implies --hash; default {} here)\n  \
          --depth-only  print only DEPTH, not 1..DEPTH\n  \
-         --portable    the portable move generation, not AVX2",
-        PerftHash::default_mb()
+         --kernel K    portable, avx2 or avx512 (default: the best this CPU has, {:?})",
+        PerftHash::default_mb(),
+        Kernel::best()
     );
     ExitCode::from(2)
 }
@@ -63,7 +64,15 @@ fn main() -> ExitCode {
                 }
             },
             "--depth-only" => depth_only = true,
-            "--portable" => kernel = Kernel::Portable,
+            "--kernel" => match args.next().as_deref() {
+                Some("portable") => kernel = Kernel::Portable,
+                Some("avx2") => kernel = Kernel::Avx2,
+                Some("avx512") => kernel = Kernel::Avx512,
+                _ => {
+                    eprintln!("perft: --kernel needs portable, avx2 or avx512");
+                    return usage();
+                }
+            },
             "-h" | "--help" => return usage(),
             d => match d.parse::<u32>() {
                 Ok(d) if (1..=30).contains(&d) => depth = Some(d),
@@ -75,6 +84,10 @@ fn main() -> ExitCode {
         }
     }
     let Some(depth) = depth else { return usage() };
+    if !Kernel::available().contains(&kernel) {
+        eprintln!("perft: this CPU cannot run the {kernel:?} kernel");
+        return ExitCode::from(2);
+    }
     let hash = hash_mb.map(PerftHash::new);
     let opts = PerftOptions {
         threads,

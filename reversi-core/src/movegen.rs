@@ -310,3 +310,411 @@ pub mod avx2 {
         or_lanes(_mm256_or_si256(fu, fd))
     }
 }
+
+/// Rays in all eight directions: `[+1, +8, +7, +9, -1, -8, -7, -9]`.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(crate) struct Rays8(pub(crate) [u64; 8]);
+
+const fn rays8() -> [Rays8; 64] {
+    let (up, down) = (rays(true), rays(false));
+    let mut t = [Rays8([0; 8]); 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 4 {
+            t[sq].0[i] = up[sq].0[i];
+            t[sq].0[i + 4] = down[sq].0[i];
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Rays in all eight directions of each square.
+pub(crate) static RAYS8: [Rays8; 64] = rays8();
+
+/// Fast paths for x86-64 CPUs with AVX-512 (F, VL, CD, BW, DQ, VPOPCNTDQ), chosen at run time: the eight
+/// directions in one 512-bit vector.
+///
+/// The functions give exactly the results of the portable [`legal_moves`] and [`flips`].
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::movegen;
+/// # #[cfg(target_arch = "x86_64")] {
+/// if movegen::avx512::available() {
+///     assert_eq!(movegen::avx512::flips(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19), 1 << 27);
+/// }
+/// # }
+/// ```
+// The AVX-512 intrinsics are stable since Rust 1.89 (and safe `#[target_feature]` functions
+// since 1.86): the workspace's `rust-version` must be raised to 1.89 for these modules.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::incompatible_msrv)]
+pub mod avx512 {
+    use core::arch::x86_64::*;
+
+    /// Whether this CPU has the features of this module (those of [`super::avx2`] and AVX-512
+    /// F, VL, CD, BW, DQ, VPOPCNTDQ).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let _fast = reversi_core::movegen::avx512::available();
+    /// ```
+    #[must_use]
+    pub fn available() -> bool {
+        super::avx2::available()
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512cd")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+    }
+
+    /// [`super::legal_moves`] on AVX-512.
+    ///
+    /// # Panics
+    ///
+    /// If the CPU lacks the features ([`available`] is false).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::avx512;
+    /// if avx512::available() {
+    ///     assert_eq!(avx512::legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).count_ones(), 4);
+    /// }
+    /// ```
+    #[must_use]
+    pub fn legal_moves(p: u64, o: u64) -> u64 {
+        assert!(available(), "the CPU lacks AVX-512");
+        // SAFETY: the features were detected just above.
+        unsafe { moves(p, o) }
+    }
+
+    /// [`super::flips`] on AVX-512.
+    ///
+    /// # Panics
+    ///
+    /// If the CPU lacks the features ([`available`] is false).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::avx512;
+    /// if avx512::available() {
+    ///     assert_eq!(avx512::flips(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19), 1 << 27);
+    /// }
+    /// ```
+    #[must_use]
+    pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
+        assert!(available(), "the CPU lacks AVX-512");
+        // SAFETY: the features were detected just above.
+        unsafe { flip(p, o, sq) }
+    }
+
+    /// Opponent discs that can be inside a line, per direction `[1, 8, 7, 9]` twice.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn inner() -> __m512i {
+        const D: i64 = 0x007E_7E7E_7E7E_7E00;
+        const V: i64 = 0x00FF_FFFF_FFFF_FF00;
+        const H: i64 = 0x7E7E_7E7E_7E7E_7E7E;
+        _mm512_set_epi64(D, D, V, H, D, D, V, H)
+    }
+
+    /// Legal moves: the doubling fill of the portable version in all eight directions at once,
+    /// with rotations (the masks of inner discs stop every wrapped bit).
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    pub(crate) fn moves(p: u64, o: u64) -> u64 {
+        let pp = _mm512_set1_epi64(p as i64);
+        let mo = _mm512_and_si512(_mm512_set1_epi64(o as i64), inner());
+        // Rotations left by [1, 8, 7, 9] and right by the same.
+        let d1 = _mm512_set_epi64(55, 57, 56, 63, 9, 7, 8, 1);
+        let d2 = _mm512_set_epi64(46, 50, 48, 62, 18, 14, 16, 2);
+        // 0xF8: a | (b & c).
+        let mut l = _mm512_and_si512(mo, _mm512_rolv_epi64(pp, d1));
+        l = _mm512_ternarylogic_epi64::<0xF8>(l, mo, _mm512_rolv_epi64(l, d1));
+        let pre = _mm512_and_si512(mo, _mm512_rolv_epi64(mo, d1));
+        l = _mm512_ternarylogic_epi64::<0xF8>(l, pre, _mm512_rolv_epi64(l, d2));
+        l = _mm512_ternarylogic_epi64::<0xF8>(l, pre, _mm512_rolv_epi64(l, d2));
+        let m = _mm512_rolv_epi64(l, d1);
+        (_mm512_reduce_or_epi64(m) as u64) & !(p | o)
+    }
+
+    /// Flips: the outflanking square of each ray is its lowest (upward rays, `t & -t`) or
+    /// highest (downward rays, by `lzcnt`) square that is not an inner opponent disc.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    pub(crate) fn flip(p: u64, o: u64, sq: u8) -> u64 {
+        let r = super::RAYS8[usize::from(sq & 63)].0;
+        // SAFETY: `r` is 64 readable bytes.
+        let r = unsafe { _mm512_loadu_si512(r.as_ptr().cast()) };
+        let pp = _mm512_set1_epi64(p as i64);
+        let mo = _mm512_and_si512(_mm512_set1_epi64(o as i64), inner());
+        let t = _mm512_andnot_si512(mo, r);
+        let up = _mm512_and_si512(t, _mm512_sub_epi64(_mm512_setzero_si512(), t));
+        let down = _mm512_srlv_epi64(_mm512_set1_epi64(i64::MIN), _mm512_lzcnt_epi64(t));
+        let of = _mm512_mask_blend_epi64(0xF0, up, down);
+        let ok = _mm512_test_epi64_mask(of, pp);
+        let below = _mm512_sub_epi64(of, _mm512_set1_epi64(1));
+        let f_up = _mm512_and_si512(r, below);
+        // 0x10: a & !b & !c, the ray above the outflank.
+        let f_down = _mm512_ternarylogic_epi64::<0x10>(r, below, of);
+        let f = _mm512_maskz_mov_epi64(ok, _mm512_mask_blend_epi64(0xF0, f_up, f_down));
+        _mm512_reduce_or_epi64(f) as u64
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::incompatible_msrv)]
+pub(crate) mod avx512_lanes {
+    //! Perft's last two plies with one child position per 64-bit lane: eight children of a
+    //! node get their flips and their own mobility at once.
+    use core::arch::x86_64::*;
+
+    const H: u64 = super::INNER_COLS;
+    const V: u64 = super::INNER_ROWS;
+    const D: u64 = super::INNER;
+
+    /// `a | (b & c)`.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn or_and(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+        _mm512_ternarylogic_epi64::<0xF8>(a, b, c)
+    }
+
+    /// The flips of moves `x` (one bit per lane) along `+S` and `-S`, for the shared mover `p`
+    /// and inner opponent discs `mo` (`pre = mo & mo << S`).
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn flips_pair<const S: u32, const S2: u32>(
+        flips: __m512i,
+        x: __m512i,
+        p: __m512i,
+        mo: __m512i,
+        pre: __m512i,
+    ) -> __m512i {
+        let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(x));
+        let mut r = _mm512_and_si512(mo, _mm512_srli_epi64::<S>(x));
+        let pre_r = _mm512_srli_epi64::<S>(pre);
+        l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
+        r = or_and(r, mo, _mm512_srli_epi64::<S>(r));
+        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+        r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
+        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+        r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
+        let kl = _mm512_test_epi64_mask(_mm512_slli_epi64::<S>(l), p);
+        let kr = _mm512_test_epi64_mask(_mm512_srli_epi64::<S>(r), p);
+        let flips = _mm512_mask_or_epi64(flips, kl, flips, l);
+        _mm512_mask_or_epi64(flips, kr, flips, r)
+    }
+
+    /// The moves along `+S` and `-S` of movers `p` against inner opponent discs `mo`, per lane.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn moves_pair<const S: u32, const S2: u32>(p: __m512i, mo: __m512i) -> __m512i {
+        let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(p));
+        let mut r = _mm512_and_si512(mo, _mm512_srli_epi64::<S>(p));
+        let pre = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(mo));
+        let pre_r = _mm512_srli_epi64::<S>(pre);
+        l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
+        r = or_and(r, mo, _mm512_srli_epi64::<S>(r));
+        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+        r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
+        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+        r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
+        _mm512_or_si512(_mm512_slli_epi64::<S>(l), _mm512_srli_epi64::<S>(r))
+    }
+
+    /// The legal moves of eight positions, one per lane.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn moves8(p: __m512i, o: __m512i) -> __m512i {
+        let h = moves_pair::<1, 2>(p, _mm512_and_si512(o, _mm512_set1_epi64(H as i64)));
+        let v = moves_pair::<8, 16>(p, _mm512_and_si512(o, _mm512_set1_epi64(V as i64)));
+        let od = _mm512_and_si512(o, _mm512_set1_epi64(D as i64));
+        let d7 = moves_pair::<7, 14>(p, od);
+        let d9 = moves_pair::<9, 18>(p, od);
+        // 0xFE: a | b | c; then 0x02: !a & !b & c, the empty squares among the moves.
+        let m = _mm512_ternarylogic_epi64::<0xFE>(h, v, _mm512_or_si512(d7, d9));
+        _mm512_ternarylogic_epi64::<0x02>(p, o, m)
+    }
+
+    /// Perft's leaves two plies below `(p, o)`, whose moves `moves` are not empty. A child
+    /// without a move is counted by `no_move(child_p, child_o)`.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    pub(crate) fn bulk2(p: u64, o: u64, mut moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+        let pp = _mm512_set1_epi64(p as i64);
+        let oo = _mm512_set1_epi64(o as i64);
+        let mh = _mm512_set1_epi64((o & H) as i64);
+        let mv = _mm512_set1_epi64((o & V) as i64);
+        let md = _mm512_set1_epi64((o & D) as i64);
+        let pre_h = _mm512_and_si512(mh, _mm512_slli_epi64::<1>(mh));
+        let pre_v = _mm512_and_si512(mv, _mm512_slli_epi64::<8>(mv));
+        let pre_7 = _mm512_and_si512(md, _mm512_slli_epi64::<7>(md));
+        let pre_9 = _mm512_and_si512(md, _mm512_slli_epi64::<9>(md));
+        let mut total = _mm512_setzero_si512();
+        let mut extra = 0;
+        while moves != 0 {
+            let mut xs = [0u64; 8];
+            for slot in &mut xs {
+                *slot = moves & moves.wrapping_neg();
+                moves ^= *slot;
+            }
+            // SAFETY: `xs` is 64 readable bytes.
+            let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
+            let valid = _mm512_test_epi64_mask(x, x);
+            let mut f = _mm512_setzero_si512();
+            f = flips_pair::<1, 2>(f, x, pp, mh, pre_h);
+            f = flips_pair::<8, 16>(f, x, pp, mv, pre_v);
+            f = flips_pair::<7, 14>(f, x, pp, md, pre_7);
+            f = flips_pair::<9, 18>(f, x, pp, md, pre_9);
+            // The children: (o ^ f, p ^ f ^ x).
+            let cp = _mm512_xor_si512(oo, f);
+            let co = _mm512_ternarylogic_epi64::<0x96>(pp, f, x);
+            let m = moves8(cp, co);
+            total = _mm512_mask_add_epi64(total, valid, total, _mm512_popcnt_epi64(m));
+            let stuck = _mm512_mask_testn_epi64_mask(valid, m, m);
+            if stuck != 0 {
+                let (mut ps, mut os) = ([0u64; 8], [0u64; 8]);
+                // SAFETY: both arrays are 64 writable bytes.
+                unsafe {
+                    _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
+                    _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
+                }
+                let mut k = stuck;
+                while k != 0 {
+                    let i = k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    extra += no_move(ps[i], os[i]);
+                }
+            }
+        }
+        _mm512_reduce_add_epi64(total) as u64 + extra
+    }
+
+    /// Flips, children and their mobility for eight (node, move) pairs, one per lane: adds the
+    /// children's move counts to `total` and returns the count of the children without a move.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn lanes8(
+        total: &mut __m512i,
+        p: __m512i,
+        o: __m512i,
+        x: __m512i,
+        valid: __mmask8,
+        no_move: &impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let mh = _mm512_and_si512(o, _mm512_set1_epi64(H as i64));
+        let mv = _mm512_and_si512(o, _mm512_set1_epi64(V as i64));
+        let md = _mm512_and_si512(o, _mm512_set1_epi64(D as i64));
+        let pre_h = _mm512_and_si512(mh, _mm512_slli_epi64::<1>(mh));
+        let pre_v = _mm512_and_si512(mv, _mm512_slli_epi64::<8>(mv));
+        let pre_7 = _mm512_and_si512(md, _mm512_slli_epi64::<7>(md));
+        let pre_9 = _mm512_and_si512(md, _mm512_slli_epi64::<9>(md));
+        let mut f = _mm512_setzero_si512();
+        f = flips_pair::<1, 2>(f, x, p, mh, pre_h);
+        f = flips_pair::<8, 16>(f, x, p, mv, pre_v);
+        f = flips_pair::<7, 14>(f, x, p, md, pre_7);
+        f = flips_pair::<9, 18>(f, x, p, md, pre_9);
+        let cp = _mm512_xor_si512(o, f);
+        let co = _mm512_ternarylogic_epi64::<0x96>(p, f, x);
+        let m = moves8(cp, co);
+        *total = _mm512_mask_add_epi64(*total, valid, *total, _mm512_popcnt_epi64(m));
+        let stuck = _mm512_mask_testn_epi64_mask(valid, m, m);
+        let mut extra = 0;
+        if stuck != 0 {
+            let (mut ps, mut os) = ([0u64; 8], [0u64; 8]);
+            // SAFETY: both arrays are 64 writable bytes.
+            unsafe {
+                _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
+                _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
+            }
+            let mut k = stuck;
+            while k != 0 {
+                let i = k.trailing_zeros() as usize;
+                k &= k - 1;
+                extra += no_move(ps[i], os[i]);
+            }
+        }
+        extra
+    }
+
+    /// Perft's leaves three plies below `(p, o)`, whose moves `moves` are not empty: the
+    /// (grandchild, move) pairs of all children fill the lanes. A child without a move is
+    /// counted by `count2` (its leaves two plies down), a grandchild without one by `no_move`.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    pub(crate) fn bulk3(
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let (mut vp, mut vo, mut vx) = (
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+        );
+        let mut total = _mm512_setzero_si512();
+        let mut lane = 0u32;
+        let mut extra = 0;
+        while moves != 0 {
+            let x = moves & moves.wrapping_neg();
+            moves ^= x;
+            let f = super::avx512::flip(p, o, x.trailing_zeros() as u8);
+            let (a, b) = (o ^ f, p ^ f ^ x);
+            let mut ma = super::avx512::moves(a, b);
+            if ma == 0 {
+                extra += count2(a, b);
+                continue;
+            }
+            while ma != 0 {
+                let y = ma & ma.wrapping_neg();
+                ma ^= y;
+                let k: __mmask8 = 1 << lane;
+                vp = _mm512_mask_set1_epi64(vp, k, a as i64);
+                vo = _mm512_mask_set1_epi64(vo, k, b as i64);
+                vx = _mm512_mask_set1_epi64(vx, k, y as i64);
+                lane += 1;
+                if lane == 8 {
+                    extra += lanes8(&mut total, vp, vo, vx, 0xFF, &no_move);
+                    lane = 0;
+                }
+            }
+        }
+        if lane > 0 {
+            extra += lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move);
+        }
+        _mm512_reduce_add_epi64(total) as u64 + extra
+    }
+}

@@ -93,6 +93,8 @@ pub enum Kernel {
     Portable,
     /// AVX2 and BMI2 (x86-64), chosen at run time.
     Avx2,
+    /// AVX-512 (x86-64), chosen at run time.
+    Avx512,
 }
 
 impl Kernel {
@@ -105,6 +107,10 @@ impl Kernel {
     /// ```
     #[must_use]
     pub fn best() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if crate::movegen::avx512::available() {
+            return Kernel::Avx512;
+        }
         #[cfg(target_arch = "x86_64")]
         if crate::movegen::avx2::available() {
             return Kernel::Avx2;
@@ -123,8 +129,14 @@ impl Kernel {
     #[must_use]
     pub fn available() -> Vec<Kernel> {
         let mut v = vec![Kernel::Portable];
-        if Kernel::best() != Kernel::Portable {
-            v.push(Kernel::Avx2);
+        #[cfg(target_arch = "x86_64")]
+        {
+            if crate::movegen::avx2::available() {
+                v.push(Kernel::Avx2);
+            }
+            if crate::movegen::avx512::available() {
+                v.push(Kernel::Avx512);
+            }
         }
         v
     }
@@ -193,6 +205,9 @@ pub(crate) fn count(
         // SAFETY: callers only pass kernels from `Kernel::best`/`Kernel::available`, which
         // checked the CPU features.
         Kernel::Avx2 => unsafe { go!(avx2_kernel) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Avx512 => unsafe { go!(avx512_kernel) },
         _ => go!(portable_kernel),
     }
 }
@@ -200,7 +215,7 @@ pub(crate) fn count(
 /// The recursion of perft, written once and compiled per kernel: `$moves`/`$flips` are the move
 /// generation, `$($tf)*` the target features of the functions.
 macro_rules! perft_kernel {
-    ($modname:ident, $moves:path, $flips:path, unsafe: $($unsafety:ident)?, $(#[$tf:meta])*) => {
+    ($modname:ident, $moves:path, $flips:path, lanes: $lanes:literal, unsafe: $($unsafety:ident)?, $(#[$tf:meta])*) => {
         mod $modname {
             #![allow(unused_unsafe)]
             use super::{PerftHash, EDAX, NOPASS, OEIS};
@@ -228,6 +243,12 @@ macro_rules! perft_kernel {
             #[inline]
             $(#[$tf])*
             $($unsafety)? fn bulk2<const C: u8>(p: u64, o: u64, mut moves: u64) -> u64 {
+                #[cfg(target_arch = "x86_64")]
+                if $lanes {
+                    return unsafe {
+                        crate::movegen::avx512_lanes::bulk2(p, o, moves, |p, o| leaf_no_move::<C>(p, o))
+                    };
+                }
                 let mut n = 0;
                 while moves != 0 {
                     let sq = moves.trailing_zeros() as u8;
@@ -270,6 +291,18 @@ macro_rules! perft_kernel {
                     return match unsafe { no_move::<C>(p, o, depth) } {
                         Some((p, o, d)) => unsafe { count::<C>(p, o, d) },
                         None => u64::from(C != EDAX),
+                    };
+                }
+                #[cfg(target_arch = "x86_64")]
+                if $lanes && depth == 3 {
+                    return unsafe {
+                        crate::movegen::avx512_lanes::bulk3(
+                            p,
+                            o,
+                            moves,
+                            |p, o| leaf_no_move::<C>(p, o),
+                            |p, o| count::<C>(p, o, 2),
+                        )
                     };
                 }
                 match depth {
@@ -324,14 +357,25 @@ macro_rules! perft_kernel {
     };
 }
 
-perft_kernel!(portable_kernel, crate::movegen::legal_moves, crate::movegen::flips, unsafe:,);
+perft_kernel!(portable_kernel, crate::movegen::legal_moves, crate::movegen::flips, lanes: false, unsafe:,);
 #[cfg(target_arch = "x86_64")]
 perft_kernel!(
     avx2_kernel,
     crate::movegen::avx2::moves,
     crate::movegen::avx2::flip,
+    lanes: false,
     unsafe: unsafe,
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+);
+
+#[cfg(target_arch = "x86_64")]
+perft_kernel!(
+    avx512_kernel,
+    crate::movegen::avx512::moves,
+    crate::movegen::avx512::flip,
+    lanes: true,
+    unsafe: unsafe,
+    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt")]
 );
 
 pub use crate::perft_hash::PerftHash;
