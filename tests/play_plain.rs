@@ -337,10 +337,35 @@ fn a_player_loses_on_time() {
 }
 
 #[test]
+fn time_controls_are_read_as_typed() {
+    for (flag, shown) in [
+        ("unlimited", "no time limit"),
+        ("15", "15 s a move"),
+        ("30", "30 s a move"),
+        ("60", "60 s a move"),
+        ("10", "10:00 each"),
+        ("10:00", "10:00 each"),
+        ("5:30", "5:30 each"),
+        ("5.5", "5:30 each"),
+        ("30+10:00", "30 s a move, 10:00 each"),
+    ] {
+        let save = temp_save("time-flag");
+        let out = run_script(&save, &["--opponent", "human", "--time", flag], "quit\n");
+        assert!(
+            out.starts_with(&format!("reversi: two players, {shown}\n")),
+            "--time {flag}: {out}"
+        );
+    }
+}
+
+#[test]
 fn bad_flags_are_refused() {
     for args in [
         &["--opponent", "grandmaster"][..],
         &["--time", "ten"],
+        &["--time", "0+5"],
+        &["--time", "5:60"],
+        &["--seed", "x"],
         &["--color", "green"],
         &["--frobnicate"],
     ] {

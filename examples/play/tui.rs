@@ -254,9 +254,10 @@ impl<'a> App<'a> {
             return;
         }
         let now = session::now();
-        if let Some(End::Time { loser }) = self.m.tick(now) {
+        if let Some(End::Time { .. }) = self.m.tick(now) {
+            // The result line says who ran out of time.
             self.thinking = None;
-            self.note(format!("{} ran out of time.", title(loser)), Tc::Red);
+            self.bell = !self.muted;
             self.save();
         }
         if let Some(anim) = &mut self.anim {
@@ -537,7 +538,7 @@ impl<'a> App<'a> {
         };
         let rows = [
             ("Opponent", opponent),
-            ("Your colour", format!("{}", title(menu.color))),
+            ("Your colour", title(menu.color).to_string()),
             ("Time", session::describe_control(menu.times[menu.time])),
         ];
         for (i, (label, value)) in rows.iter().enumerate() {
