@@ -14,3 +14,5 @@ pub use reversi_ai as ai;
 pub use reversi_clock as clock;
 pub use reversi_core as core;
 pub use reversi_room as room;
+
+pub mod room_adapters;
