@@ -16,8 +16,6 @@ pub(crate) const WIN: i32 = 10000;
 
 /// Below this many empties the endgame uses no transposition table.
 const END_TT_MIN: u32 = 8;
-/// From this many empties the endgame orders moves with a shallow midgame search.
-pub(crate) const END_DEEP_MIN: u32 = 16;
 /// From this many empties the endgame tries enhanced transposition cutoffs.
 const END_ETC_MIN: u32 = 14;
 
@@ -561,8 +559,10 @@ impl<'a> Search<'a> {
     /// Scores moves for ordering in the endgame.
     fn order_end(&mut self, p: u64, o: u64, list: &mut MoveList, tt_mv: u8, empties: u32) {
         let odd = odd_empties(!(p | o));
-        let sort_depth = if empties >= END_DEEP_MIN {
-            ((empties - END_DEEP_MIN) / 4 + 1).min(3)
+        let tp = tune();
+        let deep_min = tp[0] as u32;
+        let sort_depth = if empties >= deep_min {
+            ((empties - deep_min) / tp[1] as u32 + 1).min(tp[2] as u32)
         } else {
             0
         };
@@ -577,16 +577,16 @@ impl<'a> Search<'a> {
                 continue;
             }
             let mob = weighted_mobility(np, no);
-            let mut s = -mob * (1 << 12);
-            s += (stable_corner_edge(no, np)) * (1 << 8);
+            let mut s = -mob * tp[3];
+            s += (stable_corner_edge(no, np)) * tp[4];
             let near_empty = crate::bits::neighbours(!(np | no));
-            s -= (no & near_empty).count_ones() as i32 * (1 << 5);
+            s -= (no & near_empty).count_ones() as i32 * tp[5];
             if odd >> m.sq & 1 == 1 {
-                s += 1 << 6;
+                s += tp[6];
             }
             if sort_depth > 0 {
                 let v = -self.mid(np, no, sort_depth - 1, -INF, INF);
-                s += v * (1 << 5);
+                s += v * tp[7];
             }
             m.score = s;
         }
@@ -747,4 +747,13 @@ fn stable_corner_edge(p: u64, o: u64) -> i32 {
         return 0;
     }
     crate::bits::edge_stable(p, o).count_ones() as i32
+}
+
+/// Weights of endgame move ordering: first depth of the shallow-search ordering, empties per
+/// extra ply, maximum ply, then the weights of opponent mobility, own stable edge discs,
+/// potential mobility, parity and the shallow-search score.
+const ORDER: [i32; 8] = [16, 4, 3, 1 << 12, 1 << 8, 1 << 5, 1 << 6, 1 << 5];
+
+fn tune() -> &'static [i32; 8] {
+    &ORDER
 }
