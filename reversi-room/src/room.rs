@@ -690,6 +690,7 @@ impl<G: Game> Room<G> {
             room.emit(now, EventKind::Sat { player, seat });
         }
         room.start_game(now);
+        room.close_if_done(now);
         Ok(room)
     }
 
@@ -1193,6 +1194,19 @@ impl<G: Game> Room<G> {
         command: RoomCommand<G::Action>,
     ) -> Result<(), RoomError> {
         let now = self.begin(now)?;
+        let result = self.dispatch(now, by, command);
+        if result.is_ok() {
+            self.close_if_done(now);
+        }
+        result
+    }
+
+    fn dispatch(
+        &mut self,
+        now: Millis,
+        by: PlayerId,
+        command: RoomCommand<G::Action>,
+    ) -> Result<(), RoomError> {
         if let RoomCommand::Join = command {
             return self.join(now, by);
         }
@@ -1257,7 +1271,9 @@ impl<G: Game> Room<G> {
         if !self.check_seat(seat)?.is_some_and(Occupant::is_bot) {
             return Err(RoomError::NotABot { seat });
         }
-        self.act(now, seat, version, action)
+        self.act(now, seat, version, action)?;
+        self.close_if_done(now);
+        Ok(())
     }
 
     fn join(&mut self, now: Millis, by: PlayerId) -> Result<(), RoomError> {
@@ -1699,7 +1715,13 @@ impl<G: Game> Room<G> {
         }
         self.bot_leaving = false;
         self.reservation = None;
-        if self.settings.single_game {
+    }
+
+    /// A single-game room closes once its game is over, after the rest of the step that ended
+    /// it (a player leaving is unseated first), so that `Closed` is always the last event.
+    fn close_if_done(&mut self, at: Millis) {
+        let over = self.table.as_ref().is_some_and(|t| !t.in_progress());
+        if self.settings.single_game && over {
             self.close(at, CloseReason::GameOver);
         }
     }
@@ -1817,6 +1839,7 @@ impl<G: Game> Room<G> {
             }
             Due::Close => self.close(at, CloseReason::Empty),
         }
+        self.close_if_done(at);
     }
 }
 

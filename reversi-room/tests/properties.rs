@@ -470,6 +470,7 @@ fn run_lobby(seed: u64, steps: Vec<LobbyStep>) -> Result<(), TestCaseError> {
     let mut codes: Vec<InviteCode> = vec!["ABCDEFGH".parse().unwrap()];
     let mut ended: BTreeMap<(u64, u64), usize> = BTreeMap::new();
     let mut started: Vec<(u64, u64)> = Vec::new();
+    let mut closed = std::collections::BTreeSet::new();
     let mut now = Millis(0);
     let pick = |guests: &Vec<(PlayerId, Token)>, i: usize| -> PlayerId {
         guests.get(i).map_or(PlayerId(999), |g| g.0)
@@ -530,7 +531,11 @@ fn run_lobby(seed: u64, steps: Vec<LobbyStep>) -> Result<(), TestCaseError> {
         }
         while let Some(e) = lobby.poll_event() {
             if let LobbyEventKind::Room { room, event } = e.kind {
+                prop_assert!(!closed.contains(&room.0), "an event after the room closed");
                 match event.kind {
+                    EventKind::Closed { .. } => {
+                        closed.insert(room.0);
+                    }
                     EventKind::GameStarted { game, .. } => started.push((room.0, game)),
                     EventKind::GameEnded { result } => {
                         let n = ended.entry((room.0, result.game)).or_default();
