@@ -1,0 +1,237 @@
+//! The Reversi server: online play and games of one connection over one WebSocket endpoint, with
+//! an embedded SQLite database, serving the web page from files embedded in the binary.
+//!
+//! ```text
+//! cargo run --release --example server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]
+//! ```
+//!
+//! - `GET /` serves the page; `GET /ws` is the WebSocket endpoint, whose JSON protocol is written
+//!   in `PROTOCOL.md` at the repository root.
+//! - Every room and game is driven by its own task: commands arrive on its mailbox and tokio
+//!   timers sleep until its `poll_timeout`; the wall clock is read only when a command is applied
+//!   or a timer fires. Computer moves are computed on the blocking pool.
+//! - Every accepted change is committed to SQLite before anyone is told of it, so after a
+//!   SIGKILL the server restores every room and game, and clocks go on by wall time.
+//! - Logs go through `tracing` (`RUST_LOG=debug` for more).
+
+mod conn;
+mod db;
+mod engine;
+mod hub;
+mod local;
+mod online;
+mod protocol;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{State, WebSocketUpgrade};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tokio::net::TcpListener;
+
+use crate::hub::Hub;
+
+/// The server's settings. Durations are injectable so that tests can use short ones.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where the SQLite database lives.
+    pub db_path: PathBuf,
+    /// Enables test-only commands (starting from a board, millisecond clocks).
+    pub test_endpoints: bool,
+    /// Messages a connection may send per second, sustained.
+    pub rate_per_sec: u32,
+    /// Messages a connection may send in a burst.
+    pub rate_burst: u32,
+    /// Outgoing messages buffered per connection before it is considered stuck.
+    pub out_queue: usize,
+    /// How long a game of one connection lives with nobody following it.
+    pub local_idle: Duration,
+    /// The least time the computer takes to answer (so that a person sees the move).
+    pub computer_delay: Duration,
+    /// The online rules' durations.
+    pub online: online::Durations,
+}
+
+impl Config {
+    /// The defaults, with the database at `db_path`.
+    pub fn new(db_path: PathBuf) -> Config {
+        Config {
+            db_path,
+            test_endpoints: false,
+            rate_per_sec: 20,
+            rate_burst: 40,
+            out_queue: 1024,
+            local_idle: Duration::from_secs(3600),
+            computer_delay: Duration::from_millis(300),
+            online: online::Durations::default(),
+        }
+    }
+}
+
+struct Args {
+    addr: SocketAddr,
+    cfg: Config,
+}
+
+const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]";
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
+    let mut db = PathBuf::from("reversi.db");
+    let mut test_endpoints = false;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--addr" => {
+                let v = args.next().ok_or("--addr needs a value")?;
+                addr = v.parse().map_err(|e| format!("--addr {v}: {e}"))?;
+            }
+            "--db" => db = PathBuf::from(args.next().ok_or("--db needs a path")?),
+            "--test-endpoints" => test_endpoints = true,
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    let mut cfg = Config::new(db);
+    cfg.test_endpoints = test_endpoints;
+    Ok(Args { addr, cfg })
+}
+
+fn main() {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    rt.block_on(async move {
+        let listener = match TcpListener::bind(args.addr).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("cannot listen on {}: {e}", args.addr);
+                std::process::exit(1);
+            }
+        };
+        let server = match Server::start(args.cfg, listener).await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        };
+        tracing::info!(addr = %server.addr, "listening: open http://{}/", server.addr);
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("stopping");
+    });
+}
+
+/// A running server.
+pub struct Server {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// The shared state.
+    pub hub: Arc<Hub>,
+    /// The accept loop.
+    pub task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Opens the database, restores every room and game, and serves on `listener`.
+    ///
+    /// # Errors
+    ///
+    /// When the database cannot be opened.
+    pub async fn start(cfg: Config, listener: TcpListener) -> Result<Server, String> {
+        let (db, loaded) = db::Db::open(&cfg.db_path)
+            .map_err(|e| format!("cannot open the database {}: {e}", cfg.db_path.display()))?;
+        let online = online::Online::restore(&cfg, &loaded);
+        let hub = Arc::new(Hub::new(cfg, db, online));
+        let mut restored = 0usize;
+        for row in loaded.live.iter().filter(|r| r.kind == "local") {
+            match hub.restore_local(&row.state) {
+                Ok(()) => restored += 1,
+                Err(e) => tracing::error!(id = %row.id, error = %e, "could not restore"),
+            }
+        }
+        hub.online.start(&hub);
+        if restored > 0 {
+            tracing::info!(restored, "restored rooms and games");
+        }
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("no local address: {e}"))?;
+        let app = Router::new()
+            .route("/ws", get(ws_handler))
+            .fallback(static_file)
+            .with_state(hub.clone());
+        let task = tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!(error = %e, "server stopped");
+            }
+        });
+        Ok(Server { addr, hub, task })
+    }
+}
+
+async fn ws_handler(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response {
+    ws.max_message_size(protocol::HARD_MESSAGE_BYTES)
+        .max_frame_size(protocol::HARD_MESSAGE_BYTES)
+        .on_upgrade(move |socket| conn::run(socket, hub))
+}
+
+/// The page's files, embedded in the binary: path, content type, content.
+const FILES: &[(&str, &str, &str)] = &[
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("static/index.html"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("static/app.js"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("static/style.css"),
+    ),
+];
+
+async fn static_file(uri: Uri) -> Response {
+    let path = match uri.path() {
+        "/index.html" => "/",
+        p if p.starts_with("/join/") => "/",
+        p => p,
+    };
+    match FILES.iter().find(|(p, _, _)| *p == path) {
+        Some((_, ctype, body)) => (
+            [
+                (header::CONTENT_TYPE, *ctype),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}

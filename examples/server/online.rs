@@ -1,0 +1,1240 @@
+//! Online play through `reversi-room`: guests with reconnection tokens, random matching, invite
+//! codes and their online rooms (one [`Lobby`]), and hosted rooms with a bot (one [`Room`] each).
+//!
+//! One task owns all of it. It applies each command with the wall-clock `now`, drains the
+//! events, persists, then delivers. Its tokio timer sleeps until the earliest `poll_timeout` of
+//! the lobby and the hosted rooms, and then calls `handle_timeout`.
+//!
+//! Persistence: the lobby holds every online room, so rewriting it whole after each command would
+//! cost as much as all the rooms together. Instead every accepted lobby command is appended to a
+//! log (with its `now` and the seed of the randomness it used), each affected room's state is
+//! saved, and the whole lobby is snapshotted now and then; restoring replays the log on the last
+//! snapshot, through the same code as the live commands. Hosted rooms are saved whole after each
+//! accepted command. Deliveries wait for the commit.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use reversi::clock::{Millis, RoomActionLimit, Span};
+use reversi::core::{Color, Game, Square};
+use reversi::room::{
+    self, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings, Occupant,
+    Outcome, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings, Token,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::db::{Db, GameRecord, Loaded, Write};
+use crate::hub::{instant_of, wall_now, Hub, Out};
+use crate::protocol::{color_name, ClientMsg, Level, Refusal};
+use crate::view::{board_json, clock_json};
+use crate::Config;
+
+/// The game kind of the lobby.
+const KIND: &str = "reversi";
+
+/// The durations of the online rules (shortened in tests).
+#[derive(Debug, Clone)]
+pub struct Durations {
+    /// Matching, invites, reconnection, and the online rooms' rules.
+    pub lobby: LobbySettings,
+    /// Overrides the hosted rooms' time per action (tests only).
+    pub hosted_action: Option<Span>,
+    /// How often the lobby is snapshotted (when it changed).
+    pub snapshot_every: Duration,
+}
+
+impl Durations {
+    /// Short limits for tests: 3 s per move; the rest as in production.
+    pub fn for_tests() -> Durations {
+        let mut d = Durations::default();
+        d.lobby.room.action_limit = Span::from_secs(3);
+        d
+    }
+}
+
+impl Default for Durations {
+    fn default() -> Durations {
+        Durations {
+            lobby: LobbySettings::default(),
+            hosted_action: None,
+            snapshot_every: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Reversi as a game of `reversi-room`: seat 0 is black, seat 1 white.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ReversiGame(pub Game);
+
+impl room::Game for ReversiGame {
+    type Action = Square;
+    type Error = String;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn to_act(&self) -> Option<usize> {
+        (!self.0.is_over()).then(|| self.0.position().side_to_move().index())
+    }
+
+    fn apply(&mut self, seat: usize, action: &Square) -> Result<(), String> {
+        if self.to_act() != Some(seat) {
+            return Err(format!("it is not seat {seat}'s turn"));
+        }
+        self.0.play(*action).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome().map(outcome_of)
+    }
+
+    fn adjudicate(&self) -> Outcome {
+        outcome_of(self.0.position().outcome_by_count())
+    }
+}
+
+fn outcome_of(o: reversi::core::Outcome) -> Outcome {
+    match o {
+        reversi::core::Outcome::Win(c) => Outcome::Winner(c.index()),
+        reversi::core::Outcome::Draw => Outcome::Draw,
+    }
+}
+
+fn seat_color(seat: usize) -> Color {
+    if seat == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// A lobby command as logged: replaying the log on a snapshot rebuilds the lobby.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum LobbyOp {
+    /// A new guest (its token comes from `seed`).
+    AddGuest { seed: u64 },
+    /// Wait for a random match.
+    Queue { player: PlayerId, seed: u64 },
+    /// Stop waiting.
+    CancelQueue { player: PlayerId },
+    /// Create an invite.
+    CreateInvite { player: PlayerId, seed: u64 },
+    /// Cancel one's invite.
+    CancelInvite { player: PlayerId },
+    /// Join an invite.
+    JoinInvite {
+        player: PlayerId,
+        code: InviteCode,
+        seed: u64,
+    },
+    /// A move.
+    Act {
+        player: PlayerId,
+        version: u64,
+        square: Square,
+    },
+    /// Resign.
+    Resign { player: PlayerId },
+    /// The connection was lost.
+    Disconnect { player: PlayerId },
+    /// Back with the token.
+    Reconnect { token: Token },
+    /// Leave for good.
+    Leave { player: PlayerId },
+    /// A closed room is forgotten.
+    RemoveRoom { room: RoomId },
+}
+
+/// What a lobby command gave back.
+enum OpOut {
+    Nothing,
+    Guest(PlayerId, Token),
+    Player(PlayerId),
+}
+
+fn apply_op(lobby: &mut Lobby<ReversiGame>, at: Millis, op: &LobbyOp) -> Result<OpOut, RoomError> {
+    let rng = |seed: u64| StdRng::seed_from_u64(seed);
+    match op {
+        LobbyOp::AddGuest { seed } => {
+            let (p, t) = lobby.add_guest(at, &mut rng(*seed));
+            Ok(OpOut::Guest(p, t))
+        }
+        LobbyOp::Queue { player, seed } => lobby
+            .queue(at, *player, KIND, &mut rng(*seed))
+            .map(|_| OpOut::Nothing),
+        LobbyOp::CancelQueue { player } => lobby.cancel_queue(at, *player).map(|()| OpOut::Nothing),
+        LobbyOp::CreateInvite { player, seed } => lobby
+            .create_invite(at, *player, KIND, &mut rng(*seed))
+            .map(|_| OpOut::Nothing),
+        LobbyOp::CancelInvite { player } => {
+            lobby.cancel_invite(at, *player).map(|()| OpOut::Nothing)
+        }
+        LobbyOp::JoinInvite { player, code, seed } => lobby
+            .join_invite(at, *player, code, &mut rng(*seed))
+            .map(|_| OpOut::Nothing),
+        LobbyOp::Act {
+            player,
+            version,
+            square,
+        } => lobby
+            .act(at, *player, *version, *square)
+            .map(|()| OpOut::Nothing),
+        LobbyOp::Resign { player } => lobby.resign(at, *player).map(|()| OpOut::Nothing),
+        LobbyOp::Disconnect { player } => lobby.disconnect(at, *player).map(|()| OpOut::Nothing),
+        LobbyOp::Reconnect { token } => lobby.reconnect(at, token).map(OpOut::Player),
+        LobbyOp::Leave { player } => lobby.leave(at, *player).map(|()| OpOut::Nothing),
+        LobbyOp::RemoveRoom { room } => lobby.remove_room(*room).map(|_| OpOut::Nothing),
+    }
+}
+
+/// The refusal for a room error: its serde tag is the code.
+fn room_refusal(e: &RoomError) -> Refusal {
+    let code = serde_json::to_value(e)
+        .ok()
+        .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_else(|| "refused".to_owned());
+    Refusal::new(code, e.to_string())
+}
+
+/// A message to the online task.
+pub enum OnlineCmd {
+    /// A command from a connection.
+    Client { conn: u64, out: Out, msg: ClientMsg },
+    /// A connection closed.
+    Gone { conn: u64 },
+    /// A bot's answer for a hosted room, computed at `version`.
+    Bot {
+        room: String,
+        seat: usize,
+        version: u64,
+        square: Option<Square>,
+    },
+}
+
+/// The online part of the server: a handle to its task.
+pub struct Online {
+    tx: mpsc::Sender<OnlineCmd>,
+    init: std::sync::Mutex<Option<(State, mpsc::Receiver<OnlineCmd>)>>,
+}
+
+struct State {
+    lobby: Lobby<ReversiGame>,
+    seq: u64,
+    hosted: BTreeMap<String, Room<ReversiGame>>,
+    durations: Durations,
+}
+
+impl Online {
+    /// Rebuilds the lobby from its snapshot and log, and the hosted rooms from their rows.
+    pub fn restore(cfg: &Config, loaded: &Loaded) -> Online {
+        let d = cfg.online.clone();
+        let mut lobby = loaded
+            .snapshot
+            .as_ref()
+            .and_then(
+                |(_, s)| match serde_json::from_str::<Lobby<ReversiGame>>(s) {
+                    Ok(l) => Some(l),
+                    Err(e) => {
+                        tracing::error!(error = %e, "could not read the lobby snapshot");
+                        None
+                    }
+                },
+            )
+            .unwrap_or_else(|| {
+                Lobby::with_settings(d.lobby, [(KIND.to_owned(), ReversiGame(Game::new()))])
+            });
+        let mut seq = loaded.snapshot.as_ref().map_or(0, |(s, _)| *s);
+        let mut replayed = 0;
+        for (s, at, op) in &loaded.log {
+            if *s <= seq {
+                continue;
+            }
+            match serde_json::from_str::<LobbyOp>(op) {
+                Ok(op) => {
+                    if let Err(e) = apply_op(&mut lobby, Millis(*at), &op) {
+                        tracing::warn!(seq = s, error = %e, "a logged command was refused on replay");
+                    }
+                    replayed += 1;
+                }
+                Err(e) => tracing::error!(seq = s, error = %e, "unreadable log entry"),
+            }
+            seq = *s;
+        }
+        while lobby.poll_event().is_some() {}
+        if replayed > 0 {
+            tracing::info!(replayed, "replayed the lobby log");
+        }
+        let mut hosted = BTreeMap::new();
+        for row in loaded.live.iter().filter(|r| r.kind == "hosted") {
+            match serde_json::from_str::<Room<ReversiGame>>(&row.state) {
+                Ok(mut r) => {
+                    while r.poll_event().is_some() {}
+                    hosted.insert(row.id.clone(), r);
+                }
+                Err(e) => tracing::error!(room = %row.id, error = %e, "could not restore"),
+            }
+        }
+        let (tx, rx) = mpsc::channel(4096);
+        Online {
+            tx,
+            init: std::sync::Mutex::new(Some((
+                State {
+                    lobby,
+                    seq,
+                    hosted,
+                    durations: d,
+                },
+                rx,
+            ))),
+        }
+    }
+
+    /// Starts the online task.
+    pub fn start(&self, hub: &Arc<Hub>) {
+        let Some((state, rx)) = self.init.lock().expect("init lock").take() else {
+            return;
+        };
+        let (outbox, outq) = mpsc::unbounded_channel();
+        tokio::spawn(deliver(outq));
+        let actor = Actor {
+            hub: hub.clone(),
+            db: hub.db.clone(),
+            lobby: state.lobby,
+            seq: state.seq,
+            snapshot_seq: state.seq,
+            hosted: state.hosted,
+            durations: state.durations,
+            conns: HashMap::new(),
+            player_conn: HashMap::new(),
+            invites: HashMap::new(),
+            room_kinds: HashMap::new(),
+            thinking: HashSet::new(),
+            me: self.tx.clone(),
+            outbox,
+        };
+        tokio::spawn(actor.run(rx));
+    }
+
+    /// Hands an online command to the task.
+    pub async fn command(&self, conn: u64, out: &Out, msg: ClientMsg) {
+        let _ = self
+            .tx
+            .send(OnlineCmd::Client {
+                conn,
+                out: out.clone(),
+                msg,
+            })
+            .await;
+    }
+
+    /// A connection closed.
+    pub async fn disconnected(&self, conn: u64) {
+        let _ = self.tx.send(OnlineCmd::Gone { conn }).await;
+    }
+}
+
+/// Messages that wait for a commit before they go out.
+type Delivery = (
+    Option<oneshot::Receiver<Result<(), String>>>,
+    Vec<(Out, Utf8Bytes)>,
+);
+
+async fn deliver(mut q: mpsc::UnboundedReceiver<Delivery>) {
+    while let Some((ack, msgs)) = q.recv().await {
+        if let Some(ack) = ack {
+            match ack.await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::error!(error = %e, "online state not saved"),
+                Err(_) => tracing::error!("the database writer has stopped"),
+            }
+        }
+        for (out, text) in msgs {
+            let _ = out.try_send(text);
+        }
+    }
+}
+
+struct ConnInfo {
+    out: Out,
+    player: Option<PlayerId>,
+}
+
+struct Actor {
+    hub: Arc<Hub>,
+    db: Db,
+    lobby: Lobby<ReversiGame>,
+    seq: u64,
+    snapshot_seq: u64,
+    hosted: BTreeMap<String, Room<ReversiGame>>,
+    durations: Durations,
+    conns: HashMap<u64, ConnInfo>,
+    player_conn: HashMap<PlayerId, u64>,
+    invites: HashMap<String, PlayerId>,
+    room_kinds: HashMap<RoomId, &'static str>,
+    thinking: HashSet<(String, u64)>,
+    me: mpsc::Sender<OnlineCmd>,
+    outbox: mpsc::UnboundedSender<Delivery>,
+}
+
+/// What one step produced: writes to commit, then messages to deliver.
+#[derive(Default)]
+struct Step {
+    writes: Vec<Write>,
+    msgs: Vec<(Out, Utf8Bytes)>,
+    dirty_online: Vec<RoomId>,
+    dirty_hosted: Vec<String>,
+}
+
+fn online_id(r: RoomId) -> String {
+    format!("R{}", r.0)
+}
+
+fn parse_online_id(s: &str) -> Option<RoomId> {
+    s.strip_prefix('R')?.parse().ok().map(RoomId)
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<OnlineCmd>) {
+        // Restored: everyone who was connected has lost their connection with the restart.
+        let now = wall_now();
+        let mut step = Step::default();
+        let connected: Vec<PlayerId> = self
+            .lobby
+            .guests()
+            .filter(|p| self.lobby.is_connected(*p) == Some(true))
+            .collect();
+        for p in connected {
+            let _ = self.lobby_op(now, LobbyOp::Disconnect { player: p }, &mut step);
+        }
+        let ids: Vec<String> = self.hosted.keys().cloned().collect();
+        for id in ids {
+            let room = self.hosted.get_mut(&id).expect("listed");
+            let members: Vec<PlayerId> = room
+                .members()
+                .filter(|(_, m)| m.connected())
+                .map(|(p, _)| p)
+                .collect();
+            for p in members {
+                let _ = room.handle(now, p, RoomCommand::Disconnect);
+            }
+            room.handle_timeout(now);
+            step.dirty_hosted.push(id);
+        }
+        self.lobby.handle_timeout(now);
+        self.finish(now, step);
+        let mut snapshot = tokio::time::interval(self.durations.snapshot_every);
+        snapshot.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        snapshot.tick().await;
+        loop {
+            let deadline = self.next_deadline();
+            let timer = async {
+                match deadline {
+                    Some(d) => tokio::time::sleep_until(instant_of(d, wall_now())).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                cmd = rx.recv() => {
+                    let Some(cmd) = cmd else { break };
+                    self.handle(cmd);
+                    // Take what else is waiting, up to a bound, before the next timer check.
+                    for _ in 0..64 {
+                        match rx.try_recv() {
+                            Ok(cmd) => self.handle(cmd),
+                            Err(_) => break,
+                        }
+                    }
+                }
+                () = timer => {
+                    let now = wall_now();
+                    let mut step = Step::default();
+                    self.lobby.handle_timeout(now);
+                    for (id, room) in &mut self.hosted {
+                        if room.poll_timeout().is_some_and(|t| t <= now) {
+                            room.handle_timeout(now);
+                            step.dirty_hosted.push(id.clone());
+                        }
+                    }
+                    self.finish(now, step);
+                }
+                _ = snapshot.tick() => self.snapshot(),
+            }
+        }
+    }
+
+    fn next_deadline(&self) -> Option<Millis> {
+        let hosted = self.hosted.values().filter_map(Room::poll_timeout).min();
+        match (self.lobby.poll_timeout(), hosted) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn snapshot(&mut self) {
+        if self.seq == self.snapshot_seq {
+            return;
+        }
+        let state = serde_json::to_string(&self.lobby).expect("the lobby serialises");
+        self.snapshot_seq = self.seq;
+        let ack = self.db.submit(vec![Write::Snapshot {
+            seq: self.seq,
+            state,
+        }]);
+        let _ = self.outbox.send((Some(ack), Vec::new()));
+    }
+
+    /// Applies a lobby command, logging it when accepted.
+    fn lobby_op(&mut self, now: Millis, op: LobbyOp, step: &mut Step) -> Result<OpOut, RoomError> {
+        let r = apply_op(&mut self.lobby, now, &op);
+        if r.is_ok() {
+            self.seq += 1;
+            step.writes.push(Write::Log {
+                seq: self.seq,
+                at: now.0,
+                op: serde_json::to_string(&op).expect("an op serialises"),
+            });
+        }
+        r
+    }
+
+    fn player_of(&self, conn: u64) -> Option<PlayerId> {
+        self.conns.get(&conn).and_then(|c| c.player)
+    }
+
+    fn to_player(&self, p: PlayerId, v: &Value, step: &mut Step) {
+        if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
+            step.msgs
+                .push((c.out.clone(), Utf8Bytes::from(v.to_string())));
+        }
+    }
+
+    fn reply(out: &Out, v: &Value, step: &mut Step) {
+        step.msgs
+            .push((out.clone(), Utf8Bytes::from(v.to_string())));
+    }
+
+    fn refuse(out: &Out, r: &Refusal, kind: &str, rid: Option<&Value>, step: &mut Step) {
+        tracing::debug!(code = %r.code, request = kind, "refused");
+        Self::reply(out, &r.to_json(Some(kind), rid), step);
+    }
+
+    /// The connection's guest, created on first use.
+    fn guest(&mut self, now: Millis, conn: u64, out: &Out, step: &mut Step) -> PlayerId {
+        if let Some(p) = self.player_of(conn) {
+            return p;
+        }
+        let seed = rand::thread_rng().gen();
+        let Ok(OpOut::Guest(p, token)) = self.lobby_op(now, LobbyOp::AddGuest { seed }, step)
+        else {
+            unreachable!("adding a guest always works")
+        };
+        self.bind(conn, p);
+        Self::reply(
+            out,
+            &json!({"type": "guest", "player": p.0, "token": token.as_str()}),
+            step,
+        );
+        p
+    }
+
+    fn bind(&mut self, conn: u64, p: PlayerId) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.player = Some(p);
+        }
+        self.player_conn.insert(p, conn);
+    }
+
+    fn handle(&mut self, cmd: OnlineCmd) {
+        let now = wall_now();
+        let mut step = Step::default();
+        match cmd {
+            OnlineCmd::Client { conn, out, msg } => {
+                self.conns.entry(conn).or_insert_with(|| ConnInfo {
+                    out: out.clone(),
+                    player: None,
+                });
+                let kind = msg.kind();
+                let rid = msg.rid().cloned();
+                match self.client(now, conn, &out, msg, &mut step) {
+                    Ok(()) => {
+                        tracing::info!(conn, player = ?self.player_of(conn).map(|p| p.0), command = kind, "accepted");
+                    }
+                    Err(r) => Self::refuse(&out, &r, kind, rid.as_ref(), &mut step),
+                }
+            }
+            OnlineCmd::Gone { conn } => {
+                if let Some(info) = self.conns.remove(&conn) {
+                    if let Some(p) = info.player {
+                        if self.player_conn.get(&p) == Some(&conn) {
+                            self.player_conn.remove(&p);
+                            let _ =
+                                self.lobby_op(now, LobbyOp::Disconnect { player: p }, &mut step);
+                            for (id, room) in &mut self.hosted {
+                                if room.member(p).is_some_and(|m| m.connected())
+                                    && room.handle(now, p, RoomCommand::Disconnect).is_ok()
+                                {
+                                    step.dirty_hosted.push(id.clone());
+                                }
+                            }
+                            tracing::info!(conn, player = p.0, "accepted disconnect");
+                        }
+                    }
+                }
+            }
+            OnlineCmd::Bot {
+                room,
+                seat,
+                version,
+                square,
+            } => {
+                self.thinking.remove(&(room.clone(), version));
+                if let (Some(r), Some(sq)) = (self.hosted.get_mut(&room), square) {
+                    match r.bot_act(now, seat, version, sq) {
+                        Ok(()) => {
+                            tracing::info!(room = %room, seat, square = %sq, "accepted bot move")
+                        }
+                        Err(e) => tracing::debug!(room = %room, error = %e, "bot move dropped"),
+                    }
+                    step.dirty_hosted.push(room);
+                }
+            }
+        }
+        self.finish(now, step);
+    }
+
+    fn hosted_room(&mut self, id: &str) -> Result<&mut Room<ReversiGame>, Refusal> {
+        self.hosted
+            .get_mut(id)
+            .ok_or_else(|| crate::hub::no_such_game(id))
+    }
+
+    /// A hosted-room command by the connection's guest.
+    fn room_cmd(
+        &mut self,
+        now: Millis,
+        conn: u64,
+        out: &Out,
+        id: &str,
+        cmd: RoomCommand<Square>,
+        step: &mut Step,
+    ) -> Result<(), Refusal> {
+        let p = self.guest(now, conn, out, step);
+        let room = self.hosted_room(id)?;
+        let r = room.handle(now, p, cmd);
+        step.dirty_hosted.push(id.to_owned());
+        r.map_err(|e| room_refusal(&e))
+    }
+
+    fn client(
+        &mut self,
+        now: Millis,
+        conn: u64,
+        out: &Out,
+        msg: ClientMsg,
+        step: &mut Step,
+    ) -> Result<(), Refusal> {
+        let rid = msg.rid().cloned();
+        match msg {
+            ClientMsg::Queue { .. } => {
+                let p = self.guest(now, conn, out, step);
+                let seed = rand::thread_rng().gen();
+                self.lobby_op(now, LobbyOp::Queue { player: p, seed }, step)
+                    .map_err(|e| room_refusal(&e))?;
+            }
+            ClientMsg::CancelQueue { .. } => {
+                let p = self.guest(now, conn, out, step);
+                self.lobby_op(now, LobbyOp::CancelQueue { player: p }, step)
+                    .map_err(|e| room_refusal(&e))?;
+            }
+            ClientMsg::InviteCreate { .. } => {
+                let p = self.guest(now, conn, out, step);
+                let seed = rand::thread_rng().gen();
+                self.lobby_op(now, LobbyOp::CreateInvite { player: p, seed }, step)
+                    .map_err(|e| room_refusal(&e))?;
+            }
+            ClientMsg::InviteCancel { .. } => {
+                let p = self.guest(now, conn, out, step);
+                self.lobby_op(now, LobbyOp::CancelInvite { player: p }, step)
+                    .map_err(|e| room_refusal(&e))?;
+            }
+            ClientMsg::InviteJoin { code, .. } => {
+                let code = InviteCode::from_link(&code).map_err(|e| room_refusal(&e))?;
+                let p = self.guest(now, conn, out, step);
+                let seed = rand::thread_rng().gen();
+                self.lobby_op(
+                    now,
+                    LobbyOp::JoinInvite {
+                        player: p,
+                        code,
+                        seed,
+                    },
+                    step,
+                )
+                .map_err(|e| room_refusal(&e))?;
+            }
+            ClientMsg::Reconnect { token, .. } => {
+                if self.player_of(conn).is_some() {
+                    return Err(Refusal::new(
+                        "already_identified",
+                        "this connection already has a guest: reconnect on a new connection",
+                    ));
+                }
+                let token = Token::from(token);
+                let mut r = self.lobby_op(
+                    now,
+                    LobbyOp::Reconnect {
+                        token: token.clone(),
+                    },
+                    step,
+                );
+                if let Err(RoomError::AlreadyConnected { player }) = r {
+                    // The token proves who it is: the old connection is replaced.
+                    if let Some(old) = self.player_conn.remove(&player) {
+                        if let Some(c) = self.conns.get_mut(&old) {
+                            c.player = None;
+                        }
+                    }
+                    let _ = self.lobby_op(now, LobbyOp::Disconnect { player }, step);
+                    r = self.lobby_op(
+                        now,
+                        LobbyOp::Reconnect {
+                            token: token.clone(),
+                        },
+                        step,
+                    );
+                }
+                let OpOut::Player(p) = r.map_err(|e| room_refusal(&e))? else {
+                    unreachable!("reconnect gives a player")
+                };
+                self.bind(conn, p);
+                Self::reply(
+                    out,
+                    &json!({"type": "guest", "player": p.0, "token": token.as_str(), "rid": rid}),
+                    step,
+                );
+                if let Some(room) = self.lobby.room_of(p) {
+                    step.dirty_online.push(room);
+                    if let Some(r) = self.lobby.room(room) {
+                        let seat = r.seat_of(p).unwrap_or(0);
+                        Self::reply(
+                            out,
+                            &json!({"type": "matched", "room": online_id(room), "seat": seat, "color": color_name(seat_color(seat))}),
+                            step,
+                        );
+                    }
+                }
+                for (id, room) in &mut self.hosted {
+                    if room.member(p).is_some() {
+                        let _ = room.handle(now, p, RoomCommand::Reconnect);
+                        step.dirty_hosted.push(id.clone());
+                    }
+                }
+            }
+            ClientMsg::Move {
+                game,
+                square,
+                version,
+                ..
+            } => {
+                let p = self.guest(now, conn, out, step);
+                if parse_online_id(&game).is_some() {
+                    self.lobby_op(
+                        now,
+                        LobbyOp::Act {
+                            player: p,
+                            version,
+                            square,
+                        },
+                        step,
+                    )
+                    .map_err(|e| room_refusal(&e))?;
+                } else {
+                    let room = self.hosted_room(&game)?;
+                    let seat = room
+                        .seat_of(p)
+                        .ok_or_else(|| room_refusal(&RoomError::NotSeated { player: p }))?;
+                    self.room_cmd(
+                        now,
+                        conn,
+                        out,
+                        &game,
+                        RoomCommand::Act {
+                            seat,
+                            version,
+                            action: square,
+                        },
+                        step,
+                    )?;
+                }
+            }
+            ClientMsg::Undo { .. } => {
+                return Err(Refusal::new(
+                    "no_undo_online",
+                    "there is no undo in online and hosted games",
+                ))
+            }
+            ClientMsg::Resign { game, .. } => {
+                let p = self.guest(now, conn, out, step);
+                if parse_online_id(&game).is_some() {
+                    self.lobby_op(now, LobbyOp::Resign { player: p }, step)
+                        .map_err(|e| room_refusal(&e))?;
+                } else {
+                    self.room_cmd(now, conn, out, &game, RoomCommand::Resign, step)?;
+                }
+            }
+            ClientMsg::Sync { game, .. } => {
+                let state = match parse_online_id(&game) {
+                    Some(r) => self
+                        .lobby
+                        .room(r)
+                        .map(|room| room_json("online", &game, room, now)),
+                    None => self
+                        .hosted
+                        .get(&game)
+                        .map(|room| room_json("hosted", &game, room, now)),
+                };
+                let mut s = state.ok_or_else(|| crate::hub::no_such_game(&game))?;
+                s["rid"] = rid.unwrap_or(Value::Null);
+                Self::reply(out, &s, step);
+            }
+            ClientMsg::RoomCreate { action_secs, .. } => {
+                let p = self.guest(now, conn, out, step);
+                let limit = RoomActionLimit::from_secs(action_secs.unwrap_or(30))
+                    .map_err(|e| Refusal::new("bad_time", e.to_string()))?;
+                let mut settings = RoomSettings::hosted(limit);
+                if let Some(a) = self.durations.hosted_action {
+                    settings.action_limit = a;
+                }
+                let id = format!("H{:012x}", rand::thread_rng().gen::<u64>() >> 16);
+                let room = Room::hosted(now, p, settings, ReversiGame(Game::new()));
+                self.hosted.insert(id.clone(), room);
+                step.dirty_hosted.push(id.clone());
+                Self::reply(
+                    out,
+                    &json!({"type": "room_created", "room": id, "rid": rid}),
+                    step,
+                );
+            }
+            ClientMsg::RoomJoin { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::Join, step)?
+            }
+            ClientMsg::Sit { room, seat, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::Sit { seat }, step)?
+            }
+            ClientMsg::Stand { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::Stand, step)?
+            }
+            ClientMsg::AddBot {
+                room, seat, level, ..
+            } => self.room_cmd(
+                now,
+                conn,
+                out,
+                &room,
+                RoomCommand::AddBot {
+                    seat,
+                    level: level.name().to_owned(),
+                },
+                step,
+            )?,
+            ClientMsg::RemoveBot { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::RemoveBot, step)?
+            }
+            ClientMsg::Reserve { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::ReserveBotSeat, step)?
+            }
+            ClientMsg::Start { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::Start, step)?
+            }
+            ClientMsg::Pause { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::Pause, step)?
+            }
+            ClientMsg::Resume { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::Resume, step)?
+            }
+            ClientMsg::End { room, .. } => {
+                self.room_cmd(now, conn, out, &room, RoomCommand::End, step)?
+            }
+            ClientMsg::Leave { room, .. } => {
+                if parse_online_id(&room).is_some() {
+                    let p = self.guest(now, conn, out, step);
+                    self.lobby_op(now, LobbyOp::Leave { player: p }, step)
+                        .map_err(|e| room_refusal(&e))?;
+                    self.player_conn.remove(&p);
+                    if let Some(c) = self.conns.get_mut(&conn) {
+                        c.player = None;
+                    }
+                } else {
+                    self.room_cmd(now, conn, out, &room, RoomCommand::Leave, step)?
+                }
+            }
+            ClientMsg::Ping { .. }
+            | ClientMsg::LocalNew { .. }
+            | ClientMsg::LocalResume { .. }
+            | ClientMsg::LocalClose { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Drains the events, records finished games, saves the affected rooms, starts bots, and
+    /// queues the deliveries behind the commit.
+    fn finish(&mut self, now: Millis, mut step: Step) {
+        while let Some(ev) = self.lobby.poll_event() {
+            self.lobby_event(ev.kind, &mut step);
+        }
+        let mut hosted_ids = std::mem::take(&mut step.dirty_hosted);
+        hosted_ids.sort();
+        hosted_ids.dedup();
+        for id in &hosted_ids {
+            let Some(room) = self.hosted.get_mut(id) else {
+                continue;
+            };
+            let mut closed = false;
+            let mut ended = Vec::new();
+            while let Some(Event { kind, .. }) = room.poll_event() {
+                match kind {
+                    EventKind::GameEnded { result } => ended.push(result),
+                    EventKind::Closed { .. } => closed = true,
+                    _ => {}
+                }
+            }
+            let room = self.hosted.get(id).expect("present");
+            for result in ended {
+                step.writes
+                    .push(Write::Finish(Box::new(record(id, "hosted", room, &result))));
+                log_end(id, &result);
+            }
+            let state = room_json("hosted", id, room, now);
+            let text = Utf8Bytes::from(state.to_string());
+            for (p, m) in room.members() {
+                if m.connected() {
+                    if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
+                        step.msgs.push((c.out.clone(), text.clone()));
+                    }
+                }
+            }
+            if closed {
+                self.hosted.remove(id);
+                step.writes.push(Write::Delete { id: id.clone() });
+            } else {
+                step.writes.push(Write::Save {
+                    id: id.clone(),
+                    kind: "hosted",
+                    state: serde_json::to_string(room).expect("a room serialises"),
+                    at: now.0,
+                });
+                self.maybe_think(id);
+            }
+        }
+        let mut online = std::mem::take(&mut step.dirty_online);
+        online.sort();
+        online.dedup();
+        let mut closed_rooms = Vec::new();
+        for rid in online {
+            let Some(room) = self.lobby.room(rid) else {
+                continue;
+            };
+            let id = online_id(rid);
+            let state = room_json("online", &id, room, now);
+            let text = Utf8Bytes::from(state.to_string());
+            for (p, m) in room.members() {
+                if m.connected() {
+                    if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
+                        step.msgs.push((c.out.clone(), text.clone()));
+                    }
+                }
+            }
+            if room.closed().is_some() {
+                closed_rooms.push(rid);
+            } else {
+                step.writes.push(Write::Save {
+                    id,
+                    kind: "online_room",
+                    state: serde_json::to_string(room).expect("a room serialises"),
+                    at: now.0,
+                });
+            }
+        }
+        for rid in closed_rooms {
+            let _ = self.lobby_op(now, LobbyOp::RemoveRoom { room: rid }, &mut step);
+            self.room_kinds.remove(&rid);
+            step.writes.push(Write::Delete { id: online_id(rid) });
+        }
+        while self.lobby.poll_event().is_some() {}
+        if step.writes.is_empty() && step.msgs.is_empty() {
+            return;
+        }
+        let ack = (!step.writes.is_empty()).then(|| self.db.submit(step.writes));
+        let _ = self.outbox.send((ack, step.msgs));
+    }
+
+    fn lobby_event(&mut self, kind: LobbyEventKind<Square>, step: &mut Step) {
+        match kind {
+            LobbyEventKind::Waiting { player, until, .. } => {
+                self.to_player(player, &json!({"type": "queued", "until": until.0}), step);
+            }
+            LobbyEventKind::WaitExpired { player } => {
+                self.to_player(player, &json!({"type": "queue_expired"}), step);
+            }
+            LobbyEventKind::WaitCancelled { player } => {
+                self.to_player(player, &json!({"type": "queue_cancelled"}), step);
+            }
+            LobbyEventKind::InviteCreated {
+                code,
+                player,
+                expires_at,
+                ..
+            } => {
+                self.invites.insert(code.to_string(), player);
+                let v = json!({"type": "invite", "code": code.as_str(), "link": code.link(""), "expires_at": expires_at.0});
+                self.to_player(player, &v, step);
+            }
+            LobbyEventKind::InviteExpired { code } => {
+                if let Some(p) = self.invites.remove(code.as_str()) {
+                    self.to_player(
+                        p,
+                        &json!({"type": "invite_expired", "code": code.as_str()}),
+                        step,
+                    );
+                }
+            }
+            LobbyEventKind::InviteCancelled { code } => {
+                if let Some(p) = self.invites.remove(code.as_str()) {
+                    self.to_player(
+                        p,
+                        &json!({"type": "invite_cancelled", "code": code.as_str()}),
+                        step,
+                    );
+                }
+            }
+            LobbyEventKind::Matched {
+                room,
+                seats,
+                invite,
+                ..
+            } => {
+                if let Some(code) = &invite {
+                    self.invites.remove(code.as_str());
+                }
+                self.room_kinds
+                    .insert(room, if invite.is_some() { "invite" } else { "random" });
+                for (seat, p) in seats.iter().enumerate() {
+                    let v = json!({"type": "matched", "room": online_id(room), "seat": seat, "color": color_name(seat_color(seat))});
+                    self.to_player(*p, &v, step);
+                }
+                tracing::info!(room = %online_id(room), black = seats[0].0, white = seats.get(1).map(|p| p.0), invite = invite.is_some(), "matched");
+                step.dirty_online.push(room);
+            }
+            LobbyEventKind::Room { room, event } => {
+                if let EventKind::GameEnded { result } = event.kind {
+                    if let Some(r) = self.lobby.room(room) {
+                        let id = online_id(room);
+                        let kind = self.room_kinds.get(&room).copied().unwrap_or("online");
+                        step.writes
+                            .push(Write::Finish(Box::new(record(&id, kind, r, &result))));
+                        log_end(&id, &result);
+                    }
+                }
+                step.dirty_online.push(room);
+            }
+            _ => {}
+        }
+    }
+
+    fn maybe_think(&mut self, id: &str) {
+        let Some(room) = self.hosted.get(id) else {
+            return;
+        };
+        let Some(turn) = room.bot_to_act() else {
+            return;
+        };
+        let key = (id.to_owned(), turn.version);
+        if self.thinking.contains(&key) {
+            return;
+        }
+        let Some(game) = room.game() else { return };
+        let pos = *game.0.position();
+        self.thinking.insert(key);
+        let level = match turn.level.as_str() {
+            "normal" => Level::Normal,
+            "hard" => Level::Hard,
+            _ => Level::Easy,
+        };
+        let permits = self.hub.think.clone();
+        let me = self.me.clone();
+        let delay = self.hub.cfg.computer_delay;
+        let seed = rand::thread_rng().gen::<u64>();
+        let room_id = id.to_owned();
+        tokio::spawn(async move {
+            let pause = tokio::time::sleep(delay);
+            let square = {
+                let _permit = permits.acquire_owned().await;
+                tokio::task::spawn_blocking(move || crate::engine::choose(level, &pos, seed))
+                    .await
+                    .ok()
+                    .flatten()
+            };
+            pause.await;
+            let _ = me
+                .send(OnlineCmd::Bot {
+                    room: room_id,
+                    seat: turn.seat,
+                    version: turn.version,
+                    square,
+                })
+                .await;
+        });
+    }
+}
+
+fn log_end(id: &str, result: &room::GameResult) {
+    tracing::info!(
+        room = %id,
+        game = result.game,
+        reason = %result.reason,
+        winner = ?result.outcome.winner().map(|s| color_name(seat_color(s))),
+        "game over"
+    );
+}
+
+fn occupant_name(o: &Option<Occupant>) -> String {
+    match o {
+        Some(Occupant::Person { player }) => format!("guest:{}", player.0),
+        Some(Occupant::Bot { level }) => format!("bot:{level}"),
+        None => "empty".into(),
+        #[allow(unreachable_patterns)]
+        Some(_) => "other".into(),
+    }
+}
+
+fn reason_json(reason: &EndReason) -> Value {
+    serde_json::to_value(reason).unwrap_or(Value::Null)
+}
+
+fn reason_name(reason: &EndReason) -> String {
+    reason_json(reason)["reason"]
+        .as_str()
+        .unwrap_or("unknown")
+        .to_owned()
+}
+
+fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameResult) -> GameRecord {
+    let game = room.game().map(|g| g.0.clone()).unwrap_or_default();
+    let pos = game.position();
+    let seats = room.seats();
+    GameRecord {
+        game: id.to_owned(),
+        game_no: result.game,
+        kind: kind.to_owned(),
+        black: occupant_name(seats.first().unwrap_or(&None)),
+        white: occupant_name(seats.get(1).unwrap_or(&None)),
+        start_board: game.start().to_board_string(),
+        transcript: game.transcript_with_passes(),
+        reason: reason_name(&result.reason),
+        winner: result
+            .outcome
+            .winner()
+            .map(|s| color_name(seat_color(s)).to_owned()),
+        black_discs: pos.count(Color::Black),
+        white_discs: pos.count(Color::White),
+        started_ms: room.game_started_at().map_or(result.at.0, |t| t.0),
+        ended_ms: result.at.0,
+        black_clock_ms: room
+            .clock()
+            .and_then(|c| c.remaining(0, result.at))
+            .map(|s| s.as_millis()),
+        white_clock_ms: room
+            .clock()
+            .and_then(|c| c.remaining(1, result.at))
+            .map(|s| s.as_millis()),
+    }
+}
+
+/// The state message of an online or hosted room.
+pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) -> Value {
+    let seats: Vec<Value> = room
+        .seats()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut v = match s {
+                Some(Occupant::Person { player }) => json!({
+                    "kind": "person",
+                    "player": player.0,
+                    "connected": room.member(*player).is_some_and(|m| m.connected()),
+                }),
+                Some(Occupant::Bot { level }) => json!({"kind": "bot", "level": level}),
+                None => json!({"kind": "empty"}),
+                #[allow(unreachable_patterns)]
+                Some(_) => json!({"kind": "other"}),
+            };
+            v["color"] = json!(color_name(seat_color(i)));
+            v
+        })
+        .collect();
+    let members: Vec<Value> = room
+        .members()
+        .map(|(p, m)| json!({"player": p.0, "connected": m.connected(), "grace_until": m.grace_until().map(|t| t.0)}))
+        .collect();
+    let status = if room.closed().is_some() {
+        "closed"
+    } else if room.paused().is_some() {
+        "paused"
+    } else if room.in_game() {
+        "playing"
+    } else if room.result().is_some() {
+        "over"
+    } else {
+        "waiting"
+    };
+    let mut v = json!({
+        "type": "state",
+        "kind": kind,
+        "room": id,
+        "game": id,
+        "version": room.version(),
+        "turn_version": room.turn_version(),
+        "status": status,
+        "host": room.host().map(|p| p.0),
+        "seats": seats,
+        "members": members,
+        "reservation": room.reservation().map(|p| p.0),
+        "bot_leaving": room.bot_leaving(),
+        "paused": room.paused(),
+        "game_no": room.games_started(),
+        "deadline": room.action_deadline().map(|t| t.0),
+        "game_limit_at": room.game_limit_at().map(|t| t.0),
+        "server_time": now.0,
+        "result": room.result().map(|r| json!({
+            "game": r.game,
+            "winner": r.outcome.winner().map(|s| color_name(seat_color(s))),
+            "reason": reason_name(&r.reason),
+            "seat": reason_json(&r.reason).get("seat").cloned(),
+        })),
+        "clock": room.clock().map(|c| clock_json(c, now)),
+    });
+    match room.game() {
+        Some(g) => {
+            if let (Value::Object(dst), Value::Object(src)) = (&mut v, board_json(&g.0)) {
+                dst.extend(src);
+            }
+            if !room.in_game() || room.paused().is_some() {
+                v["legal"] = json!([]);
+            }
+        }
+        None => {
+            v["board"] = Value::Null;
+            v["legal"] = json!([]);
+        }
+    }
+    v
+}

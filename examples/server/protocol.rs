@@ -1,0 +1,471 @@
+//! The JSON protocol over the WebSocket: what clients send, what the server answers, and the
+//! refusals. `PROTOCOL.md` at the repository root documents every message; keep the two in step.
+
+use std::borrow::Cow;
+
+use reversi::core::{Color, Square};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// The protocol version, sent in `welcome`. Bumped on any incompatible change.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest text message the server reads, in bytes. A longer one is refused with
+/// `too_large` and the connection goes on.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// Messages larger than this are not even buffered: the WebSocket layer closes the connection
+/// (close code 1009).
+pub const HARD_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// A refused command: a stable machine-readable `code` and a sentence for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// Stable error code, listed in `PROTOCOL.md`.
+    pub code: Cow<'static, str>,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with its code and message.
+    pub fn new(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The `error` message a client receives.
+    pub fn to_json(&self, request: Option<&str>, rid: Option<&Value>) -> Value {
+        let mut v = json!({"type": "error", "code": self.code, "message": self.message});
+        if let Some(r) = request {
+            v["request"] = json!(r);
+        }
+        if let Some(rid) = rid {
+            v["rid"] = rid.clone();
+        }
+        v
+    }
+}
+
+/// A computer level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Random moves, sometimes greedy.
+    Easy,
+    /// A shallow search.
+    Normal,
+    /// A deep search with an exact endgame.
+    Hard,
+}
+
+impl Level {
+    /// The name used on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+}
+
+/// The time control of a game of one connection, as the client asks for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeSpec {
+    /// No clock.
+    Unlimited,
+    /// `secs` per move: 15, 30 or 60.
+    PerMove {
+        /// Seconds per move.
+        secs: u64,
+    },
+    /// A total per side, typed as `10`, `10:00`, `5:30` or `5.5` (minutes).
+    Total {
+        /// The text the player typed.
+        input: String,
+    },
+    /// Per move and total together.
+    Combined {
+        /// Seconds per move: 15, 30 or 60.
+        secs: u64,
+        /// The total per side, as typed.
+        input: String,
+    },
+    /// Test endpoints only: any per-move limit in milliseconds.
+    PerMoveMs {
+        /// Milliseconds per move.
+        ms: u64,
+    },
+}
+
+/// Who plays a game of one connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocalMode {
+    /// Against the computer.
+    Computer,
+    /// Both seats held by the one connection.
+    TwoPlayers,
+}
+
+/// Everything a client may send. Each message is a JSON object with a `"type"`; any message may
+/// carry a `"rid"` (any JSON value) that the direct answer or error echoes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Keep-alive: answered by `pong`.
+    Ping {
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// A new game of one connection.
+    LocalNew {
+        #[serde(default)]
+        rid: Option<Value>,
+        mode: LocalMode,
+        /// The human's colour against the computer (default black).
+        #[serde(default)]
+        color: Option<Color>,
+        /// The computer's level (default easy).
+        #[serde(default)]
+        level: Option<Level>,
+        /// The time control (default unlimited).
+        #[serde(default)]
+        time: Option<TimeSpec>,
+        /// Test endpoints only: a board string to start from.
+        #[serde(default)]
+        board: Option<String>,
+    },
+    /// Re-attach to a game of one connection after a refresh or a restart.
+    LocalResume {
+        #[serde(default)]
+        rid: Option<Value>,
+        game: String,
+        token: String,
+    },
+    /// Play a move in a game (local or online), made on state `version`.
+    Move {
+        #[serde(default)]
+        rid: Option<Value>,
+        game: String,
+        square: Square,
+        version: u64,
+    },
+    /// Take back a move (two players) or a pair (against the computer).
+    Undo {
+        #[serde(default)]
+        rid: Option<Value>,
+        game: String,
+        version: u64,
+    },
+    /// Resign a game.
+    Resign {
+        #[serde(default)]
+        rid: Option<Value>,
+        game: String,
+    },
+    /// Ask for the full state of a game.
+    Sync {
+        #[serde(default)]
+        rid: Option<Value>,
+        game: String,
+    },
+    /// Stop following a game of one connection (it is ended as abandoned when local).
+    LocalClose {
+        #[serde(default)]
+        rid: Option<Value>,
+        game: String,
+    },
+    /// Online: wait for a random opponent.
+    Queue {
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// Online: stop waiting.
+    CancelQueue {
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// Online: create an invite code.
+    InviteCreate {
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// Online: cancel one's invite.
+    InviteCancel {
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// Online: join with a code.
+    InviteJoin {
+        #[serde(default)]
+        rid: Option<Value>,
+        code: String,
+    },
+    /// Online: come back with the token handed out at join.
+    Reconnect {
+        #[serde(default)]
+        rid: Option<Value>,
+        token: String,
+    },
+    /// Hosted rooms: create one (the sender is its host).
+    RoomCreate {
+        #[serde(default)]
+        rid: Option<Value>,
+        /// Seconds per action: 30, 60 or 90 (default 30).
+        #[serde(default)]
+        action_secs: Option<u64>,
+    },
+    /// Hosted rooms: enter a room.
+    RoomJoin {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Hosted rooms: sit in a seat (0 black, 1 white).
+    Sit {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+        seat: usize,
+    },
+    /// Hosted rooms: stand up.
+    Stand {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Hosted rooms: the host seats a bot.
+    AddBot {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+        seat: usize,
+        level: Level,
+    },
+    /// Hosted rooms: the host removes the bot.
+    RemoveBot {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Hosted rooms: reserve the bot's seat, taken over at the end of the game.
+    Reserve {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Hosted rooms: the host starts a game.
+    Start {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Hosted rooms: the host pauses.
+    Pause {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Hosted rooms: the host resumes.
+    Resume {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Hosted rooms: the host ends the game without a result.
+    End {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+    /// Leave a room (abandonment if seated in a game).
+    Leave {
+        #[serde(default)]
+        rid: Option<Value>,
+        room: String,
+    },
+}
+
+impl ClientMsg {
+    /// The message's `type`, for logs and error replies.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ClientMsg::Ping { .. } => "ping",
+            ClientMsg::LocalNew { .. } => "local_new",
+            ClientMsg::LocalResume { .. } => "local_resume",
+            ClientMsg::Move { .. } => "move",
+            ClientMsg::Undo { .. } => "undo",
+            ClientMsg::Resign { .. } => "resign",
+            ClientMsg::Sync { .. } => "sync",
+            ClientMsg::LocalClose { .. } => "local_close",
+            ClientMsg::Queue { .. } => "queue",
+            ClientMsg::CancelQueue { .. } => "cancel_queue",
+            ClientMsg::InviteCreate { .. } => "invite_create",
+            ClientMsg::InviteCancel { .. } => "invite_cancel",
+            ClientMsg::InviteJoin { .. } => "invite_join",
+            ClientMsg::Reconnect { .. } => "reconnect",
+            ClientMsg::RoomCreate { .. } => "room_create",
+            ClientMsg::RoomJoin { .. } => "room_join",
+            ClientMsg::Sit { .. } => "sit",
+            ClientMsg::Stand { .. } => "stand",
+            ClientMsg::AddBot { .. } => "add_bot",
+            ClientMsg::RemoveBot { .. } => "remove_bot",
+            ClientMsg::Reserve { .. } => "reserve",
+            ClientMsg::Start { .. } => "start",
+            ClientMsg::Pause { .. } => "pause",
+            ClientMsg::Resume { .. } => "resume",
+            ClientMsg::End { .. } => "end",
+            ClientMsg::Leave { .. } => "leave",
+        }
+    }
+
+    /// The request id the client attached, if any.
+    pub fn rid(&self) -> Option<&Value> {
+        match self {
+            ClientMsg::Ping { rid }
+            | ClientMsg::LocalNew { rid, .. }
+            | ClientMsg::LocalResume { rid, .. }
+            | ClientMsg::Move { rid, .. }
+            | ClientMsg::Undo { rid, .. }
+            | ClientMsg::Resign { rid, .. }
+            | ClientMsg::Sync { rid, .. }
+            | ClientMsg::LocalClose { rid, .. }
+            | ClientMsg::Queue { rid }
+            | ClientMsg::CancelQueue { rid }
+            | ClientMsg::InviteCreate { rid }
+            | ClientMsg::InviteCancel { rid }
+            | ClientMsg::InviteJoin { rid, .. }
+            | ClientMsg::Reconnect { rid, .. }
+            | ClientMsg::RoomCreate { rid, .. }
+            | ClientMsg::RoomJoin { rid, .. }
+            | ClientMsg::Sit { rid, .. }
+            | ClientMsg::Stand { rid, .. }
+            | ClientMsg::AddBot { rid, .. }
+            | ClientMsg::RemoveBot { rid, .. }
+            | ClientMsg::Reserve { rid, .. }
+            | ClientMsg::Start { rid, .. }
+            | ClientMsg::Pause { rid, .. }
+            | ClientMsg::Resume { rid, .. }
+            | ClientMsg::End { rid, .. }
+            | ClientMsg::Leave { rid, .. } => rid.as_ref(),
+        }
+    }
+}
+
+/// All message types a client may send, for `unknown_type` errors.
+pub const CLIENT_TYPES: &[&str] = &[
+    "ping",
+    "local_new",
+    "local_resume",
+    "move",
+    "undo",
+    "resign",
+    "sync",
+    "local_close",
+    "queue",
+    "cancel_queue",
+    "invite_create",
+    "invite_cancel",
+    "invite_join",
+    "reconnect",
+    "room_create",
+    "room_join",
+    "sit",
+    "stand",
+    "add_bot",
+    "remove_bot",
+    "reserve",
+    "start",
+    "pause",
+    "resume",
+    "end",
+    "leave",
+];
+
+/// Parses one text frame into a message, or the refusal naming what is wrong with it, with the
+/// message type and request id when they could be read.
+pub fn parse(text: &str) -> Result<ClientMsg, (Refusal, Option<String>, Option<Value>)> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err((
+            Refusal::new(
+                "too_large",
+                format!(
+                    "a message may have at most {MAX_MESSAGE_BYTES} bytes, this one has {}",
+                    text.len()
+                ),
+            ),
+            None,
+            None,
+        ));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        (
+            Refusal::new("bad_json", format!("not valid JSON: {e}")),
+            None,
+            None,
+        )
+    })?;
+    let Some(obj) = value.as_object() else {
+        return Err((
+            Refusal::new("not_an_object", "a message must be a JSON object"),
+            None,
+            None,
+        ));
+    };
+    let rid = obj.get("rid").cloned();
+    let Some(kind) = obj.get("type") else {
+        return Err((
+            Refusal::new("missing_type", "a message needs a \"type\" field"),
+            None,
+            rid,
+        ));
+    };
+    let Some(kind) = kind.as_str() else {
+        return Err((
+            Refusal::new("missing_type", "the \"type\" field must be a string"),
+            None,
+            rid,
+        ));
+    };
+    if !CLIENT_TYPES.contains(&kind) {
+        let shown: String = kind.chars().take(40).collect();
+        return Err((
+            Refusal::new("unknown_type", format!("unknown message type {shown:?}")),
+            None,
+            rid,
+        ));
+    }
+    let kind = kind.to_owned();
+    serde_json::from_value::<ClientMsg>(value).map_err(|e| {
+        (
+            Refusal::new("bad_message", format!("bad {kind} message: {e}")),
+            Some(kind.clone()),
+            rid,
+        )
+    })
+}
+
+/// The `welcome` message sent when a connection opens.
+pub fn welcome(conn: u64, test_endpoints: bool, rate_per_sec: u32, burst: u32) -> Value {
+    json!({
+        "type": "welcome",
+        "protocol": PROTOCOL_VERSION,
+        "connection": conn,
+        "max_message_bytes": MAX_MESSAGE_BYTES,
+        "rate": {"per_second": rate_per_sec, "burst": burst},
+        "test_endpoints": test_endpoints,
+    })
+}
+
+/// The name of a colour on the wire.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}

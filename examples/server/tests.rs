@@ -1,0 +1,569 @@
+//! Integration tests: the server runs in-process on a free loopback port (or as a child process,
+//! for the SIGKILL test) and is driven by `tokio-tungstenite` clients.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
+
+use super::{Config, Server};
+use crate::db::Db;
+
+/// How long a test waits for any one expected message before failing.
+const WAIT: Duration = Duration::from_secs(20);
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh database path under the temporary directory.
+pub fn temp_db(name: &str) -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "reversi-server-tests-{}-{name}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir.join("reversi.db")
+}
+
+/// The test configuration: test endpoints on, an instant computer, short online limits.
+pub fn test_cfg(db: PathBuf) -> Config {
+    let mut cfg = Config::new(db);
+    cfg.test_endpoints = true;
+    cfg.computer_delay = Duration::ZERO;
+    cfg.online = crate::online::Durations::for_tests();
+    cfg
+}
+
+/// Starts a server on a free loopback port.
+pub async fn start(cfg: Config) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    Server::start(cfg, listener).await.expect("start")
+}
+
+/// A WebSocket client.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The `welcome` message.
+    pub welcome: Value,
+}
+
+impl Client {
+    pub async fn connect(addr: std::net::SocketAddr) -> Client {
+        let (ws, _) = connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("connect");
+        let mut c = Client {
+            ws,
+            welcome: Value::Null,
+        };
+        c.welcome = c.recv().await;
+        assert_eq!(c.welcome["type"], "welcome");
+        c
+    }
+
+    pub async fn send(&mut self, v: Value) {
+        self.ws
+            .send(Message::text(v.to_string()))
+            .await
+            .expect("send");
+    }
+
+    pub async fn send_raw(&mut self, m: Message) {
+        self.ws.send(m).await.expect("send");
+    }
+
+    /// The next text message.
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("the connection is open")
+                .expect("a frame");
+            if let Message::Text(t) = m {
+                return serde_json::from_str(t.as_str()).expect("JSON from the server");
+            }
+        }
+    }
+
+    /// Skips messages until one satisfies `pred`.
+    pub async fn until(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let v = tokio::time::timeout(left, self.recv())
+                .await
+                .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
+            if pred(&v) {
+                return v;
+            }
+        }
+    }
+
+    /// The next error with this code (other messages skipped).
+    pub async fn error(&mut self, code: &str) -> Value {
+        let v = self
+            .until(&format!("error {code}"), |v| v["type"] == "error")
+            .await;
+        assert_eq!(v["code"], code, "{v}");
+        v
+    }
+
+    /// The next state of `game`.
+    pub async fn state(&mut self, game: &str) -> Value {
+        self.until(&format!("a state of {game}"), |v| {
+            v["type"] == "state" && (v["game"] == game || v["room"] == game)
+        })
+        .await
+    }
+
+    /// The next state of `game` that satisfies `pred`.
+    pub async fn state_where(&mut self, game: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        self.until(&format!("a state of {game}"), |v| {
+            v["type"] == "state" && (v["game"] == game || v["room"] == game) && pred(v)
+        })
+        .await
+    }
+
+    pub async fn ping(&mut self) {
+        self.send(json!({"type": "ping", "rid": "p"})).await;
+        self.until("pong", |v| v["type"] == "pong").await;
+    }
+}
+
+/// The first legal move of a state.
+pub fn first_legal(state: &Value) -> String {
+    state["legal"][0]["square"]
+        .as_str()
+        .expect("a legal move")
+        .to_string()
+}
+
+async fn new_local(c: &mut Client, msg: Value) -> (String, String, Value) {
+    c.send(msg).await;
+    let started = c
+        .until("local_started", |v| v["type"] == "local_started")
+        .await;
+    let game = started["game"].as_str().unwrap().to_string();
+    let token = started["token"].as_str().unwrap().to_string();
+    let state = c.state(&game).await;
+    (game, token, state)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_easy_is_played_and_recorded() {
+    let db = temp_db("easy");
+    let server = start(test_cfg(db.clone())).await;
+    let mut c = Client::connect(server.addr).await;
+    let (game, _, mut s) = new_local(
+        &mut c,
+        json!({"type": "local_new", "mode": "computer", "color": "black", "level": "easy"}),
+    )
+    .await;
+    assert_eq!(s["version"], 1);
+    assert_eq!(s["human"], "black");
+    let mut last_version = 0;
+    while s["status"] == "playing" {
+        let v = s["version"].as_u64().unwrap();
+        assert!(v > last_version, "versions only go up");
+        last_version = v;
+        if s["to_move"] == "black" {
+            let sq = first_legal(&s);
+            c.send(json!({"type": "move", "game": game, "square": sq, "version": v}))
+                .await;
+        }
+        s = c
+            .state_where(&game, |n| n["version"].as_u64() > Some(v))
+            .await;
+    }
+    assert_eq!(s["result"]["reason"], "board");
+    let (b, w) = (
+        s["count"]["black"].as_u64().unwrap(),
+        s["count"]["white"].as_u64().unwrap(),
+    );
+    let winner = match b.cmp(&w) {
+        std::cmp::Ordering::Greater => json!("black"),
+        std::cmp::Ordering::Less => json!("white"),
+        std::cmp::Ordering::Equal => Value::Null,
+    };
+    assert_eq!(s["result"]["winner"], winner);
+    let records = Db::finished_games(&db).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r.game, game);
+    assert_eq!(r.kind, "local_computer");
+    assert_eq!(r.reason, "board");
+    assert_eq!((r.black_discs as u64, r.white_discs as u64), (b, w));
+    assert_eq!(r.black, "person");
+    assert_eq!(r.white, "computer:easy");
+    let replayed = reversi::core::Game::from_transcript(&r.transcript).unwrap();
+    assert!(replayed.is_over());
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_on_one_connection_with_undo_and_refusals() {
+    let server = start(test_cfg(temp_db("two"))).await;
+    let mut c = Client::connect(server.addr).await;
+    let (game, _, s) = new_local(
+        &mut c,
+        json!({"type": "local_new", "mode": "two_players", "time": {"kind": "total", "input": "5:30"}}),
+    )
+    .await;
+    // The rules come from the server: legal moves with their flips in animation order.
+    let legal: Vec<_> = s["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["square"].as_str().unwrap())
+        .collect();
+    assert_eq!(legal, ["d3", "c4", "f5", "e6"]);
+    assert_eq!(s["legal"][0]["flips"], json!(["d4"]));
+    assert_eq!(s["squares"][19], "d3, empty, legal, flips 1");
+    assert_eq!(s["clock"]["black_ms"], 330_000);
+    assert_eq!(s["can_undo"], false);
+    // An illegal move, a stale version, a move for a game that does not exist.
+    c.send(json!({"type": "move", "game": game, "square": "a1", "version": 1}))
+        .await;
+    c.error("illegal_move").await;
+    c.send(json!({"type": "move", "game": game, "square": "d3", "version": 7}))
+        .await;
+    c.error("stale_version").await;
+    c.send(json!({"type": "move", "game": "Lnope", "square": "d3", "version": 1}))
+        .await;
+    c.error("no_such_game").await;
+    c.send(json!({"type": "undo", "game": game, "version": 1}))
+        .await;
+    c.error("nothing_to_undo").await;
+    // Two moves, then undo takes back one.
+    c.send(json!({"type": "move", "game": game, "square": "d3", "version": 1}))
+        .await;
+    let s2 = c.state_where(&game, |s| s["version"] == 2).await;
+    assert_eq!(
+        s2["last"],
+        json!({"color": "black", "square": "d3", "flips": ["d4"]})
+    );
+    assert_eq!(s2["to_move"], "white");
+    c.send(json!({"type": "move", "game": game, "square": "c3", "version": 2}))
+        .await;
+    let s3 = c.state_where(&game, |s| s["version"] == 3).await;
+    assert_eq!(s3["history"].as_array().unwrap().len(), 2);
+    c.send(json!({"type": "undo", "game": game, "version": 3}))
+        .await;
+    let s4 = c.state_where(&game, |s| s["version"] == 4).await;
+    assert_eq!(s4["history"].as_array().unwrap().len(), 1);
+    assert_eq!(s4["to_move"], "white");
+    assert_eq!(s4["board"], s2["board"]);
+    // Another connection can look but not play.
+    let mut other = Client::connect(server.addr).await;
+    other
+        .send(json!({"type": "move", "game": game, "square": "c3", "version": 4}))
+        .await;
+    other.error("not_attached").await;
+    other
+        .send(json!({"type": "local_resume", "game": game, "token": "0000"}))
+        .await;
+    other.error("bad_token").await;
+    other
+        .send(json!({"type": "sync", "game": game, "rid": 5}))
+        .await;
+    let synced = other.state(&game).await;
+    assert_eq!(
+        (synced["version"].clone(), synced["rid"].clone()),
+        (json!(4), json!(5))
+    );
+    // Resigning ends it; nothing more is accepted.
+    c.send(json!({"type": "resign", "game": game})).await;
+    let over = c.state_where(&game, |s| s["status"] == "over").await;
+    assert_eq!(
+        over["result"],
+        json!({"winner": "black", "reason": "resignation"})
+    );
+    c.send(json!({"type": "move", "game": game, "square": "c3", "version": over["version"]}))
+        .await;
+    c.error("game_over").await;
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_against_the_computer_takes_back_a_pair() {
+    let server = start(test_cfg(temp_db("pair"))).await;
+    let mut c = Client::connect(server.addr).await;
+    let (game, _, s) = new_local(
+        &mut c,
+        json!({"type": "local_new", "mode": "computer", "level": "normal", "time": {"kind": "per_move", "secs": 60}}),
+    )
+    .await;
+    let start_board = s["board"].clone();
+    c.send(json!({"type": "move", "game": game, "square": "f5", "version": 1}))
+        .await;
+    let s = c
+        .state_where(&game, |s| s["to_move"] == "black" && s["version"] == 3)
+        .await;
+    assert_eq!(s["history"].as_array().unwrap().len(), 2);
+    assert_eq!(s["can_undo"], true);
+    c.send(json!({"type": "undo", "game": game, "version": 3}))
+        .await;
+    let s = c.state_where(&game, |s| s["version"] == 4).await;
+    assert_eq!(s["board"], start_board);
+    assert_eq!(s["history"], json!([]));
+    assert_eq!(s["clock"]["black_ms"], 60_000);
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_game_is_lost_on_time() {
+    let db = temp_db("time");
+    let server = start(test_cfg(db.clone())).await;
+    let mut c = Client::connect(server.addr).await;
+    let (game, _, _) = new_local(
+        &mut c,
+        json!({"type": "local_new", "mode": "two_players", "time": {"kind": "per_move_ms", "ms": 300}}),
+    )
+    .await;
+    let over = c.state_where(&game, |s| s["status"] == "over").await;
+    assert_eq!(
+        over["result"],
+        json!({"winner": "white", "reason": "timeout"})
+    );
+    assert_eq!(over["clock"]["black_ms"], 0);
+    let records = Db::finished_games(&db).unwrap();
+    assert_eq!(records[0].reason, "timeout");
+    assert_eq!(records[0].winner.as_deref(), Some("white"));
+    server.task.abort();
+}
+
+/// Black to move; after c1 (the first legal move, which flips b1) white has no move and passes,
+/// and black can still play c5. Used like the page's pass-notice test.
+const PASS_BOARD: &str = concat!(
+    "XO------", "--------", "O-------", "--------", "XO------", "--------", "--------", "--------",
+    " X"
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prepared_position_needs_test_endpoints_and_shows_passes() {
+    let board = PASS_BOARD;
+    let mut cfg = test_cfg(temp_db("pass"));
+    cfg.test_endpoints = false;
+    let plain = start(cfg).await;
+    let mut c = Client::connect(plain.addr).await;
+    assert_eq!(c.welcome["test_endpoints"], false);
+    c.send(json!({"type": "local_new", "mode": "two_players", "board": board}))
+        .await;
+    c.error("test_endpoints_disabled").await;
+    plain.task.abort();
+
+    let server = start(test_cfg(temp_db("pass2"))).await;
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type": "local_new", "mode": "two_players", "board": "XO"}))
+        .await;
+    c.error("bad_board").await;
+    let (game, _, s) = new_local(
+        &mut c,
+        json!({"type": "local_new", "mode": "two_players", "board": board}),
+    )
+    .await;
+    assert_eq!(s["to_move"], "black");
+    assert_eq!(s["passed"], Value::Null);
+    assert_eq!(first_legal(&s), "c1");
+    c.send(json!({"type": "move", "game": game, "square": "c1", "version": 1}))
+        .await;
+    let s = c.state_where(&game, |s| s["version"] == 2).await;
+    assert_eq!(s["status"], "playing");
+    assert_eq!(s["passed"], "white", "{s}");
+    assert_eq!(s["to_move"], "black");
+    assert_eq!(s["history"][1], json!({"color": "white", "move": "pass"}));
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_refused_and_the_connection_goes_on() {
+    let server = start(test_cfg(temp_db("bad"))).await;
+    let mut c = Client::connect(server.addr).await;
+    assert_eq!(c.welcome["protocol"], 1);
+    assert_eq!(c.welcome["max_message_bytes"], 4096);
+    c.send_raw(Message::text("{not json")).await;
+    c.error("bad_json").await;
+    c.send_raw(Message::text("[1,2]")).await;
+    c.error("not_an_object").await;
+    c.send(json!({"kind": "move"})).await;
+    c.error("missing_type").await;
+    c.send(json!({"type": "teleport", "rid": 9})).await;
+    let e = c.error("unknown_type").await;
+    assert_eq!(e["rid"], 9);
+    c.send(json!({"type": "move", "game": "L1", "square": "z9", "version": 1}))
+        .await;
+    let e = c.error("bad_message").await;
+    assert_eq!(e["request"], "move");
+    c.send(json!({"type": "local_new", "mode": "two_players", "extra": 1}))
+        .await;
+    c.error("bad_message").await;
+    c.send(json!({"type": "local_new", "mode": "two_players", "time": {"kind": "per_move", "secs": 20}})).await;
+    c.error("bad_time").await;
+    c.send(json!({"type": "local_new", "mode": "two_players", "time": {"kind": "total", "input": "5:60"}})).await;
+    c.error("bad_time").await;
+    c.send_raw(Message::text(format!(
+        "{{\"type\":\"ping\",\"pad\":\"{}\"}}",
+        "x".repeat(5000)
+    )))
+    .await;
+    c.error("too_large").await;
+    c.send_raw(Message::binary(vec![1u8, 2, 3])).await;
+    c.error("binary_frame").await;
+    c.ping().await;
+    // A flood: the bucket empties, one warning comes, the rest is dropped; later the connection
+    // works again.
+    for i in 0..200 {
+        c.send(json!({"type": "ping", "rid": i})).await;
+    }
+    c.error("rate_limited").await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    c.ping().await;
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_is_served() {
+    let server = start(test_cfg(temp_db("page"))).await;
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    s.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut body = String::new();
+    s.read_to_string(&mut body).await.unwrap();
+    assert!(body.starts_with("HTTP/1.1 200"), "{body}");
+    assert!(body.contains("text/html"));
+    assert!(body.contains("/app.js"));
+    server.task.abort();
+}
+
+/// Run as a child process by the SIGKILL test: serves until killed.
+#[test]
+#[ignore = "started by sigkill_and_restart_lose_nothing as a child process"]
+fn child_server() {
+    let Ok(db) = std::env::var("REVERSI_CHILD_DB") else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let server = start(test_cfg(PathBuf::from(db))).await;
+        println!("LISTENING {}", server.addr);
+        std::future::pending::<()>().await;
+    });
+}
+
+/// A server in a child process, killed with SIGKILL.
+pub struct Child {
+    child: std::process::Child,
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+}
+
+impl Child {
+    pub fn spawn(db: &std::path::Path) -> Child {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "tests::child_server",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("REVERSI_CHILD_DB", db)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn the server");
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = loop {
+            let line = lines.next().expect("the child prints its address").unwrap();
+            if let Some(i) = line.find("LISTENING ") {
+                break line[i + "LISTENING ".len()..].trim().parse().unwrap();
+            }
+        };
+        Child { child, addr }
+    }
+
+    /// SIGKILL: no clean shutdown of any kind.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_and_restart_lose_nothing() {
+    let db = temp_db("kill");
+    let server = Child::spawn(&db);
+    let mut c = Client::connect(server.addr).await;
+    let (game, token, s) = new_local(
+        &mut c,
+        json!({"type": "local_new", "mode": "two_players", "time": {"kind": "total", "input": "1"}}),
+    )
+    .await;
+    let mut s = s;
+    for _ in 0..6 {
+        let v = s["version"].clone();
+        let sq = first_legal(&s);
+        c.send(json!({"type": "move", "game": game, "square": sq, "version": v}))
+            .await;
+        s = c
+            .state_where(&game, |n| n["version"].as_u64() > v.as_u64())
+            .await;
+    }
+    let before = s.clone();
+    // A finished game too: it must still be recorded after the kill.
+    let (quick, _, _) =
+        new_local(&mut c, json!({"type": "local_new", "mode": "two_players"})).await;
+    c.send(json!({"type": "resign", "game": quick})).await;
+    c.state_where(&quick, |s| s["status"] == "over").await;
+    server.kill();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let server = Child::spawn(&db);
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type": "local_resume", "game": game, "token": token}))
+        .await;
+    let s = c.state(&game).await;
+    assert_eq!(s["version"], before["version"]);
+    assert_eq!(s["board"], before["board"]);
+    assert_eq!(s["history"], before["history"]);
+    // The clock went on by wall time while the server was down.
+    let running = s["clock"]["running"].as_str().unwrap();
+    let key = format!("{running}_ms");
+    assert!(
+        s["clock"][&key].as_u64() < before["clock"][&key].as_u64(),
+        "{s}"
+    );
+    // And the game goes on.
+    let v = s["version"].as_u64().unwrap();
+    let sq = first_legal(&s);
+    c.send(json!({"type": "move", "game": game, "square": sq, "version": v}))
+        .await;
+    c.state_where(&game, |n| n["version"].as_u64() == Some(v + 1))
+        .await;
+    let records = Db::finished_games(&db).unwrap();
+    assert!(records
+        .iter()
+        .any(|r| r.game == quick && r.reason == "resignation"));
+    server.kill();
+}
