@@ -2,7 +2,7 @@
 //! Move generation and perft benchmarks: `cargo bench --bench perft`.
 //!
 //! `legal_moves`, `flips` and `play` on a fixed set of midgame positions, and perft(8) from the
-//! start and from those positions, each on the portable code and on the AVX2 kernel when the CPU
+//! start and from four of those positions, each on the portable code and on the AVX2 kernel when the CPU
 //! has it.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
@@ -60,6 +60,17 @@ fn movegen_benches(c: &mut Criterion) {
             })
         });
     }
+    #[cfg(target_arch = "x86_64")]
+    if movegen::avx512::available() {
+        g.bench_function("avx512", |b| {
+            b.iter(|| {
+                boards
+                    .iter()
+                    .map(|&(p, o)| movegen::avx512::legal_moves(black_box(p), black_box(o)))
+                    .fold(0, |a, m| a ^ m)
+            })
+        });
+    }
     g.finish();
 
     // Every legal move of every position.
@@ -97,6 +108,17 @@ fn movegen_benches(c: &mut Criterion) {
             })
         });
     }
+    #[cfg(target_arch = "x86_64")]
+    if movegen::avx512::available() {
+        g.bench_function("avx512", |b| {
+            b.iter(|| {
+                moves
+                    .iter()
+                    .map(|&(p, o, sq)| movegen::avx512::flips(black_box(p), black_box(o), sq))
+                    .fold(0, |a, m| a ^ m)
+            })
+        });
+    }
     g.finish();
 
     let plays: Vec<(Position, Move)> = positions
@@ -126,7 +148,8 @@ fn movegen_benches(c: &mut Criterion) {
 
 fn perft_benches(c: &mut Criterion) {
     let start = Position::initial();
-    let mids = midgame_positions();
+    // Four of the midgame positions: perft(8) of each is about 300 M leaves.
+    let mids = &midgame_positions()[..4];
     for kernel in Kernel::available() {
         let name = format!("{kernel:?}").to_lowercase();
         let mut g = c.benchmark_group("perft8_start");
