@@ -1,6 +1,6 @@
 //! Online play: guests, random matching, invite codes, reconnection, and the rooms they fill.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use rand::RngCore;
 use reversi_clock::{Millis, Span};
@@ -276,8 +276,28 @@ struct Invite {
 /// # Ok::<(), RoomError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game")]
+#[serde(bound = "G: Game", from = "LobbyData<G>")]
 pub struct Lobby<G: Game> {
+    settings: LobbySettings,
+    kinds: BTreeMap<String, G>,
+    guests: BTreeMap<PlayerId, Guest>,
+    queues: BTreeMap<String, VecDeque<PlayerId>>,
+    invites: BTreeMap<InviteCode, Invite>,
+    rooms: BTreeMap<RoomId, Room<G>>,
+    room_kinds: BTreeMap<RoomId, String>,
+    next_player: u64,
+    next_room: u64,
+    last_now: Millis,
+    events: VecDeque<LobbyEvent<G::Action>>,
+    /// Every pending deadline, derived from the rest and rebuilt when loaded.
+    #[serde(skip_serializing)]
+    index: Index,
+}
+
+/// The serialised shape of a [`Lobby`], whose deadline index is rebuilt when it is read.
+#[derive(Deserialize)]
+#[serde(bound = "G: Game")]
+struct LobbyData<G: Game> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
     guests: BTreeMap<PlayerId, Guest>,
@@ -291,8 +311,53 @@ pub struct Lobby<G: Game> {
     events: VecDeque<LobbyEvent<G::Action>>,
 }
 
-/// A kind of lobby deadline.
-#[derive(Debug, Clone)]
+impl<G: Game> From<LobbyData<G>> for Lobby<G> {
+    fn from(d: LobbyData<G>) -> Lobby<G> {
+        let mut lobby = Lobby {
+            settings: d.settings,
+            kinds: d.kinds,
+            guests: d.guests,
+            queues: d.queues,
+            invites: d.invites,
+            rooms: d.rooms,
+            room_kinds: d.room_kinds,
+            next_player: d.next_player,
+            next_room: d.next_room,
+            last_now: d.last_now,
+            events: d.events,
+            index: Index::default(),
+        };
+        lobby.index = lobby.rebuilt_index();
+        lobby
+    }
+}
+
+/// The pending deadlines by time, so that finding the next one costs a logarithm, not a scan
+/// of every room and guest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Index {
+    by_time: BTreeSet<(Millis, Due)>,
+    by_key: BTreeMap<Due, Millis>,
+}
+
+impl Index {
+    fn set(&mut self, key: Due, at: Option<Millis>) {
+        if let Some(old) = self.by_key.remove(&key) {
+            self.by_time.remove(&(old, key.clone()));
+        }
+        if let Some(at) = at {
+            self.by_key.insert(key.clone(), at);
+            self.by_time.insert((at, key));
+        }
+    }
+
+    fn first(&self) -> Option<(Millis, Due)> {
+        self.by_time.first().cloned()
+    }
+}
+
+/// A kind of lobby deadline. At the same instant rooms go first, then waits, invites and drops.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Due {
     Room(RoomId),
     Wait(PlayerId),
@@ -342,6 +407,7 @@ impl<G: Game> Lobby<G> {
             next_room: 1,
             last_now: Millis::EPOCH,
             events: VecDeque::new(),
+            index: Index::default(),
         }
     }
 
@@ -511,7 +577,9 @@ impl<G: Game> Lobby<G> {
             return Err(RoomError::GameInProgress);
         }
         self.room_kinds.remove(&room);
-        Ok(self.rooms.remove(&room).expect("checked"))
+        let removed = self.rooms.remove(&room).expect("checked");
+        self.touch(Due::Room(room));
+        Ok(removed)
     }
 
     /// The latest instant the lobby has seen.
@@ -535,7 +603,7 @@ impl<G: Game> Lobby<G> {
     /// The next instant at which something happens if no call comes first: a room's deadline,
     /// a wait or an invite expiring, a disconnected guest being forgotten.
     ///
-    /// Rooms are scanned, so this costs time linear in the number of rooms.
+    /// The deadlines are indexed: this costs a lookup, not a scan of the rooms.
     ///
     /// # Examples
     ///
@@ -582,11 +650,6 @@ impl<G: Game> Lobby<G> {
                 break;
             }
             self.fire(at, due);
-        }
-        // Every room sees the same `now`, so that a refused command to one room leaves it as
-        // this left it.
-        for r in self.rooms.values_mut() {
-            r.handle_timeout(now);
         }
     }
 
@@ -678,6 +741,7 @@ impl<G: Game> Lobby<G> {
             kind: kind.to_owned(),
             until,
         };
+        self.touch_guest(player);
         self.emit(
             now,
             LobbyEventKind::Waiting {
@@ -760,6 +824,8 @@ impl<G: Game> Lobby<G> {
             },
         );
         self.guest_mut(player).activity = Activity::Inviting { code: code.clone() };
+        self.touch(Due::Invite(code.clone()));
+        self.touch_guest(player);
         self.emit(
             now,
             LobbyEventKind::InviteCreated {
@@ -856,6 +922,7 @@ impl<G: Game> Lobby<G> {
         let (creator, kind) = (invite.creator, invite.kind.clone());
         let room = self.create_room(now, &kind, [creator, player], Some(code.clone()), rng);
         self.invites.get_mut(code).expect("checked").status = InviteStatus::Used { room };
+        self.touch(Due::Invite(code.clone()));
         Ok(room)
     }
 
@@ -943,6 +1010,7 @@ impl<G: Game> Lobby<G> {
         let guest = self.check_connected(player)?;
         let activity = guest.activity.clone();
         self.guest_mut(player).disconnected_at = Some(now);
+        self.touch_guest(player);
         self.emit(now, LobbyEventKind::GuestDisconnected { player });
         match activity {
             Activity::Waiting { .. } => {
@@ -979,6 +1047,7 @@ impl<G: Game> Lobby<G> {
         }
         let activity = guest.activity.clone();
         self.guest_mut(player).disconnected_at = None;
+        self.touch_guest(player);
         self.emit(now, LobbyEventKind::GuestReconnected { player });
         if let Activity::Playing { room } = activity {
             let _ = self.room_command(now, room, player, RoomCommand::Reconnect);
@@ -1027,8 +1096,65 @@ impl<G: Game> Lobby<G> {
     // ---- internals ----
 
     fn begin(&mut self, now: Millis) -> Millis {
+        debug_assert_eq!(
+            self.index,
+            self.rebuilt_index(),
+            "the deadline index is stale"
+        );
         self.handle_timeout(now);
         self.last_now
+    }
+
+    /// The deadline of one entity, from its state.
+    fn due(&self, key: &Due) -> Option<Millis> {
+        match key {
+            Due::Room(id) => self.rooms.get(id)?.poll_timeout(),
+            Due::Wait(p) => match self.guests.get(p)?.activity {
+                Activity::Waiting { until, .. } => Some(until),
+                _ => None,
+            },
+            Due::Drop(p) => {
+                let g = self.guests.get(p)?;
+                match g.activity {
+                    Activity::Playing { .. } => None,
+                    _ => g.disconnected_at.map(|t| t + self.settings.reconnect_grace),
+                }
+            }
+            Due::Invite(code) => {
+                let i = self.invites.get(code)?;
+                (i.status == InviteStatus::Open).then_some(i.expires_at)
+            }
+        }
+    }
+
+    fn touch(&mut self, key: Due) {
+        let at = self.due(&key);
+        self.index.set(key, at);
+    }
+
+    fn touch_guest(&mut self, p: PlayerId) {
+        self.touch(Due::Wait(p));
+        self.touch(Due::Drop(p));
+    }
+
+    /// The index as a full scan computes it.
+    fn rebuilt_index(&self) -> Index {
+        let mut index = Index::default();
+        let keys = self
+            .rooms
+            .keys()
+            .map(|&r| Due::Room(r))
+            .chain(
+                self.guests
+                    .keys()
+                    .flat_map(|&p| [Due::Wait(p), Due::Drop(p)]),
+            )
+            .chain(self.invites.keys().map(|c| Due::Invite(c.clone())));
+        for key in keys {
+            let at = self.due(&key);
+            index.set(key, at);
+        }
+        index
     }
 
     fn emit(&mut self, at: Millis, kind: LobbyEventKind<G::Action>) {
@@ -1084,6 +1210,7 @@ impl<G: Game> Lobby<G> {
                 }
             }
         }
+        self.touch_guest(player);
         self.emit(now, event);
     }
 
@@ -1096,6 +1223,8 @@ impl<G: Game> Lobby<G> {
                 g.activity = Activity::Idle;
             }
         }
+        self.touch(Due::Invite(code.clone()));
+        self.touch_guest(creator);
         let kind = match status {
             InviteStatus::Expired => LobbyEventKind::InviteExpired { code: code.clone() },
             _ => LobbyEventKind::InviteCancelled { code: code.clone() },
@@ -1121,6 +1250,7 @@ impl<G: Game> Lobby<G> {
             Activity::Idle => {}
         }
         self.guests.remove(&player);
+        self.touch_guest(player);
         self.emit(now, event);
     }
 
@@ -1144,6 +1274,7 @@ impl<G: Game> Lobby<G> {
         self.room_kinds.insert(id, kind.to_owned());
         for p in players {
             self.guest_mut(p).activity = Activity::Playing { room: id };
+            self.touch_guest(p);
         }
         self.emit(
             now,
@@ -1169,7 +1300,13 @@ impl<G: Game> Lobby<G> {
             .rooms
             .get_mut(&room)
             .ok_or(RoomError::NoSuchRoom { room })?;
+        let seen = r.last_seen();
         let result = r.handle(now, player, command);
+        if result.is_err() {
+            // The lobby ran the room's deadlines already: the refused command only moved the
+            // room's clock reading, which is put back so that the lobby is exactly as it was.
+            r.restore_last_seen(seen);
+        }
         self.pump(room);
         result
     }
@@ -1191,42 +1328,22 @@ impl<G: Game> Lobby<G> {
             });
         }
         if over {
-            for g in self.guests.values_mut() {
-                if g.activity == (Activity::Playing { room }) {
-                    g.activity = Activity::Idle;
-                }
+            let players: Vec<PlayerId> = self
+                .guests
+                .iter()
+                .filter(|(_, g)| g.activity == (Activity::Playing { room }))
+                .map(|(&p, _)| p)
+                .collect();
+            for p in players {
+                self.guest_mut(p).activity = Activity::Idle;
+                self.touch_guest(p);
             }
         }
+        self.touch(Due::Room(room));
     }
 
     fn next_deadline(&self) -> Option<(Millis, Due)> {
-        let mut best: Option<(Millis, Due)> = None;
-        let mut consider = |at: Millis, due: Due| {
-            if best.as_ref().map_or(true, |(b, _)| at < *b) {
-                best = Some((at, due));
-            }
-        };
-        for (&id, r) in &self.rooms {
-            if let Some(at) = r.poll_timeout() {
-                consider(at, Due::Room(id));
-            }
-        }
-        for (&player, g) in &self.guests {
-            match (&g.activity, g.disconnected_at) {
-                (Activity::Waiting { until, .. }, _) => consider(*until, Due::Wait(player)),
-                (Activity::Playing { .. }, _) => {}
-                (_, Some(since)) => {
-                    consider(since + self.settings.reconnect_grace, Due::Drop(player))
-                }
-                (_, None) => {}
-            }
-        }
-        for (code, i) in &self.invites {
-            if i.status == InviteStatus::Open {
-                consider(i.expires_at, Due::Invite(code.clone()));
-            }
-        }
-        best
+        self.index.first()
     }
 
     fn fire(&mut self, at: Millis, due: Due) {

@@ -1103,6 +1103,12 @@ impl<G: Game> Room<G> {
         self.last_now
     }
 
+    /// Puts back the latest instant seen, for a [`Lobby`](crate::Lobby) whose own clock reading
+    /// is authoritative and which undoes the observation of a refused command.
+    pub(crate) fn restore_last_seen(&mut self, seen: Millis) {
+        self.last_now = seen;
+    }
+
     // ---- time ----
 
     /// The next instant at which something happens if no command comes first: an action
