@@ -44,6 +44,12 @@ usage: play [options]
   --plain                             line mode: no cursor addressing, no colour
   -h, --help                          this help
 
+Keys: arrows move the cursor, Enter or Space plays, u takes back (your move and the computer's
+reply as a pair; one move between two people), h shows hints, l turns the legal-move marks on
+and off, m turns the sound on and off, n offers a new game, q saves and quits.
+
+Plain mode commands: a square such as d3, pass, undo, hint, board, describe d3, moves, help, quit.
+
 A game in progress is saved after every move and resumed when the program starts again without
 --opponent, --color, --time, --seed or --new. Without those flags and without a saved game, a
 start screen lets you choose.";

@@ -626,7 +626,7 @@ impl<'a> App<'a> {
         lines.extend(board_lines);
         lines.push(vec![]);
         // Status.
-        if let Some(end) = m.end {
+        if let (Some(end), None) = (m.end, &self.anim) {
             let (b, w) = (pos.count(Color::Black), pos.count(Color::White));
             let verdict = match end.winner() {
                 Some(c) if m.settings.opponent != Opponent::Human => {
@@ -671,8 +671,8 @@ impl<'a> App<'a> {
                 bold: false,
             }]);
         }
-        if self.hints_on {
-            let text = match &self.hints {
+        if self.hints_on && m.end.is_none() {
+            let texts: Vec<String> = match &self.hints {
                 Some((_, h)) if !h.is_empty() => {
                     let list: Vec<String> = h
                         .iter()
@@ -685,17 +685,24 @@ impl<'a> App<'a> {
                             )
                         })
                         .collect();
-                    format!(" Hints (best first; ! exact): {}", list.join("  "))
+                    let mut texts =
+                        vec![" Hints, best first (ranks on the board; ! exact score):".to_string()];
+                    for chunk in list.chunks(8) {
+                        texts.push(format!("   {}", chunk.join("   ")));
+                    }
+                    texts
                 }
-                _ if self.hints_job.is_some() => " Hints: thinking…".to_string(),
-                _ => " Hints: on".to_string(),
+                _ if self.hints_job.is_some() => vec![" Hints: thinking…".to_string()],
+                _ => vec![" Hints: on".to_string()],
             };
-            lines.push(vec![Span2 {
-                text,
-                fg: Tc::Magenta,
-                bg: Tc::Reset,
-                bold: false,
-            }]);
+            for text in texts {
+                lines.push(vec![Span2 {
+                    text,
+                    fg: Tc::Magenta,
+                    bg: Tc::Reset,
+                    bold: false,
+                }]);
+            }
         }
         lines.push(vec![]);
         let onoff = |b: bool| if b { "on" } else { "off" };
@@ -796,8 +803,12 @@ impl<'a> App<'a> {
                         (format!(" {} ", glyph(mover)), Tc::Grey)
                     }
                     None if human_turn && legal.contains(sq) => {
-                        match hints.iter().find(|h| h.square == sq) {
-                            Some(h) => (format!("{:+3}", h.score.clamp(-99, 99)), Tc::Yellow),
+                        match hints.iter().position(|h| h.square == sq) {
+                            // The rank of the move, 1 for the best; the scores are listed below.
+                            Some(rank) => (
+                                format!("{:^3}", rank + 1),
+                                if rank == 0 { Tc::Yellow } else { Tc::White },
+                            ),
                             None if self.show_legal => (
                                 " · ".to_string(),
                                 Tc::Rgb {
