@@ -1804,7 +1804,11 @@ impl<G: Game> Room<G> {
         let mut best: Option<(Millis, Due)> = None;
         let mut consider = |at: Option<Millis>, due: Due| {
             if let Some(at) = at {
-                if best.as_ref().map_or(true, |(b, _)| at < *b) {
+                let earlier = match &best {
+                    Some((b, _)) => at < *b,
+                    None => true,
+                };
+                if earlier {
                     best = Some((at, due));
                 }
             }
