@@ -317,3 +317,82 @@ fn the_bot_levels_of_a_room_map_to_engines() {
         ReversiGame::from(reversi::core::Game::from_transcript("e6f4e3f6g5d6e7f5c5").unwrap());
     assert_eq!(easy.choose(&over), None);
 }
+
+/// A game record where black is to move, and some black move makes white pass while the game
+/// goes on, and black then still has a move that does not end the game.
+fn black_move_that_makes_white_pass() -> (ReversiGame, Square, Square) {
+    for seed in 0..500 {
+        let mut a = EngineBot::for_level("easy", seed).unwrap();
+        let mut b = EngineBot::for_level("easy", seed + 1_000).unwrap();
+        let mut game = ReversiGame::new();
+        while let Some(seat) = reversi::room::Game::to_act(&game) {
+            if seat == 0 {
+                let pos = *game.record().position();
+                for m1 in pos.legal_moves() {
+                    let mut g1 = game.record().clone();
+                    let turn = g1.play(m1).unwrap();
+                    if turn.passed != Some(Color::White) || g1.is_over() {
+                        continue;
+                    }
+                    for m2 in g1.position().legal_moves() {
+                        let mut g2 = g1.clone();
+                        g2.play(m2).unwrap();
+                        if !g2.is_over() {
+                            return (game, m1, m2);
+                        }
+                    }
+                }
+            }
+            let engine = if seat == 0 { &mut a } else { &mut b };
+            let square = engine.choose(&game).unwrap();
+            reversi::room::Game::apply(&mut game, seat, &square).unwrap();
+        }
+    }
+    panic!("no position with a pass found");
+}
+
+#[test]
+fn online_a_disconnected_player_loses_by_disconnection_when_a_pass_outlasts_the_grace() {
+    // With 30 s a move and 60 s of grace, the grace can only end first when the opponent moves
+    // twice in a row: across a pass.
+    let (start, m1, m2) = black_move_that_makes_white_pass();
+    let mut lobby = Lobby::new([("prepared".to_owned(), start)]);
+    let mut rng = StdRng::seed_from_u64(77);
+    let (a, _) = lobby.add_guest(t(0), &mut rng);
+    let (b, b_token) = lobby.add_guest(t(0), &mut rng);
+    lobby.queue(t(0), a, "prepared", &mut rng).unwrap();
+    let QueueOutcome::Matched { room } = lobby.queue(t(0), b, "prepared", &mut rng).unwrap() else {
+        panic!()
+    };
+    let r = lobby.room(room).unwrap();
+    let (black, white) = if r.seat_of(a) == Some(0) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let white_token_ok = white == b;
+    lobby.disconnect(t(1), white).unwrap(); // grace to 61 s
+    let v = lobby.room(room).unwrap().version();
+    lobby.act(t(29), black, v, m1).unwrap(); // white must pass: black again, by 59 s
+    assert_eq!(lobby.room(room).unwrap().to_act(), Some(0));
+    let v = lobby.room(room).unwrap().version();
+    lobby.act(t(58), black, v, m2).unwrap(); // white to move by 88 s, but away since 1 s
+    lobby.handle_timeout(t(61));
+    let result = lobby.room(room).unwrap().result().unwrap();
+    assert_eq!(
+        (result.reason, result.outcome, result.at),
+        (
+            EndReason::Disconnected { seat: 1 },
+            Outcome::Winner(0),
+            t(61)
+        )
+    );
+    // Too late to come back (the token was a's or b's; either way the guest is forgotten).
+    lobby.handle_timeout(t(200));
+    if white_token_ok {
+        assert_eq!(
+            lobby.reconnect(t(200), &b_token),
+            Err(RoomError::WrongToken)
+        );
+    }
+}
