@@ -20,23 +20,24 @@ use axum::extract::ws::Utf8Bytes;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use reversi::clock::{Millis, RoomActionLimit, Span};
-use reversi::core::{Color, Game, Square};
+use reversi::core::{Color, Square};
 use reversi::room::{
-    self, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings, Occupant,
-    Outcome, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings, Token,
+    self, Bot, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings,
+    Occupant, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings, Token,
 };
+use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::db::{Db, GameRecord, Loaded, Write};
 use crate::hub::{instant_of, wall_now, Hub, Out};
-use crate::protocol::{color_name, ClientMsg, Level, Refusal};
+use crate::protocol::{color_name, ClientMsg, Refusal};
 use crate::view::{board_json, clock_json};
 use crate::Config;
 
 /// The game kind of the lobby.
-const KIND: &str = "reversi";
+const KIND: &str = REVERSI;
 
 /// The durations of the online rules (shortened in tests).
 #[derive(Debug, Clone)]
@@ -65,46 +66,6 @@ impl Default for Durations {
             hosted_action: None,
             snapshot_every: Duration::from_secs(30),
         }
-    }
-}
-
-/// Reversi as a game of `reversi-room`: seat 0 is black, seat 1 white.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ReversiGame(pub Game);
-
-impl room::Game for ReversiGame {
-    type Action = Square;
-    type Error = String;
-
-    fn seats(&self) -> usize {
-        2
-    }
-
-    fn to_act(&self) -> Option<usize> {
-        (!self.0.is_over()).then(|| self.0.position().side_to_move().index())
-    }
-
-    fn apply(&mut self, seat: usize, action: &Square) -> Result<(), String> {
-        if self.to_act() != Some(seat) {
-            return Err(format!("it is not seat {seat}'s turn"));
-        }
-        self.0.play(*action).map(|_| ()).map_err(|e| e.to_string())
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome().map(outcome_of)
-    }
-
-    fn adjudicate(&self) -> Outcome {
-        outcome_of(self.0.position().outcome_by_count())
-    }
-}
-
-fn outcome_of(o: reversi::core::Outcome) -> Outcome {
-    match o {
-        reversi::core::Outcome::Win(c) => Outcome::Winner(c.index()),
-        reversi::core::Outcome::Draw => Outcome::Draw,
     }
 }
 
@@ -250,7 +211,7 @@ impl Online {
                 },
             )
             .unwrap_or_else(|| {
-                Lobby::with_settings(d.lobby, [(KIND.to_owned(), ReversiGame(Game::new()))])
+                Lobby::with_settings(d.lobby, [(KIND.to_owned(), ReversiGame::new())])
             });
         let mut seq = loaded.snapshot.as_ref().map_or(0, |(s, _)| *s);
         let mut replayed = 0;
@@ -318,6 +279,7 @@ impl Online {
             invites: HashMap::new(),
             room_kinds: HashMap::new(),
             thinking: HashSet::new(),
+            game_seats: HashMap::new(),
             me: self.tx.clone(),
             outbox,
         };
@@ -381,6 +343,7 @@ struct Actor {
     invites: HashMap<String, PlayerId>,
     room_kinds: HashMap<RoomId, &'static str>,
     thinking: HashSet<(String, u64)>,
+    game_seats: HashMap<String, Vec<Occupant>>,
     me: mpsc::Sender<OnlineCmd>,
     outbox: mpsc::UnboundedSender<Delivery>,
 }
@@ -815,7 +778,7 @@ impl Actor {
                     settings.action_limit = a;
                 }
                 let id = format!("H{:012x}", rand::thread_rng().gen::<u64>() >> 16);
-                let room = Room::hosted(now, p, settings, ReversiGame(Game::new()));
+                let room = Room::hosted(now, p, settings, ReversiGame::new());
                 self.hosted.insert(id.clone(), room);
                 step.dirty_hosted.push(id.clone());
                 Self::reply(
@@ -902,6 +865,9 @@ impl Actor {
             let mut ended = Vec::new();
             while let Some(Event { kind, .. }) = room.poll_event() {
                 match kind {
+                    EventKind::GameStarted { seats, .. } => {
+                        self.game_seats.insert(id.clone(), seats);
+                    }
                     EventKind::GameEnded { result } => ended.push(result),
                     EventKind::Closed { .. } => closed = true,
                     _ => {}
@@ -909,8 +875,13 @@ impl Actor {
             }
             let room = self.hosted.get(id).expect("present");
             for result in ended {
-                step.writes
-                    .push(Write::Finish(Box::new(record(id, "hosted", room, &result))));
+                let mut rec = record(id, "hosted", room, &result);
+                if let Some(seats) = self.game_seats.get(id) {
+                    // Who sat where during the game (a reservation may have changed it since).
+                    rec.black = occupant_name(&seats.first().cloned());
+                    rec.white = occupant_name(&seats.get(1).cloned());
+                }
+                step.writes.push(Write::Finish(Box::new(rec)));
                 log_end(id, &result);
             }
             let state = room_json("hosted", id, room, now);
@@ -924,6 +895,7 @@ impl Actor {
             }
             if closed {
                 self.hosted.remove(id);
+                self.game_seats.remove(id);
                 step.writes.push(Write::Delete { id: id.clone() });
             } else {
                 step.writes.push(Write::Save {
@@ -1061,14 +1033,11 @@ impl Actor {
         if self.thinking.contains(&key) {
             return;
         }
-        let Some(game) = room.game() else { return };
-        let pos = *game.0.position();
-        self.thinking.insert(key);
-        let level = match turn.level.as_str() {
-            "normal" => Level::Normal,
-            "hard" => Level::Hard,
-            _ => Level::Easy,
+        let Some(game) = room.game().cloned() else {
+            return;
         };
+        self.thinking.insert(key);
+        let level = turn.level.clone();
         let permits = self.hub.think.clone();
         let me = self.me.clone();
         let delay = self.hub.cfg.computer_delay;
@@ -1078,10 +1047,15 @@ impl Actor {
             let pause = tokio::time::sleep(delay);
             let square = {
                 let _permit = permits.acquire_owned().await;
-                tokio::task::spawn_blocking(move || crate::engine::choose(level, &pos, seed))
-                    .await
-                    .ok()
-                    .flatten()
+                // The facade's bot over the reversi-ai engines, on the blocking pool.
+                tokio::task::spawn_blocking(move || {
+                    EngineBot::for_level(&level, seed)
+                        .ok()
+                        .and_then(|mut bot| bot.choose(&game))
+                })
+                .await
+                .ok()
+                .flatten()
             };
             pause.await;
             let _ = me
@@ -1128,7 +1102,7 @@ fn reason_name(reason: &EndReason) -> String {
 }
 
 fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameResult) -> GameRecord {
-    let game = room.game().map(|g| g.0.clone()).unwrap_or_default();
+    let game = room.game().map(|g| g.record().clone()).unwrap_or_default();
     let pos = game.position();
     let seats = room.seats();
     GameRecord {
@@ -1224,7 +1198,7 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
     });
     match room.game() {
         Some(g) => {
-            if let (Value::Object(dst), Value::Object(src)) = (&mut v, board_json(&g.0)) {
+            if let (Value::Object(dst), Value::Object(src)) = (&mut v, board_json(g.record())) {
                 dst.extend(src);
             }
             if !room.in_game() || room.paused().is_some() {

@@ -457,7 +457,9 @@ fn child_server() {
         .build()
         .unwrap();
     rt.block_on(async move {
-        let server = start(test_cfg(PathBuf::from(db))).await;
+        let mut cfg = test_cfg(PathBuf::from(db));
+        cfg.online.lobby.room.action_limit = reversi::clock::Span::from_secs(30);
+        let server = start(cfg).await;
         println!("LISTENING {}", server.addr);
         std::future::pending::<()>().await;
     });
@@ -566,4 +568,420 @@ async fn sigkill_and_restart_lose_nothing() {
         .iter()
         .any(|r| r.game == quick && r.reason == "resignation"));
     server.kill();
+}
+
+// ---- online ----
+
+/// Plays the first legal move whenever it is `me`'s turn, until the game is over; returns the
+/// final state.
+async fn play_out(a: &mut Client, b: &mut Client, room: &str, a_color: &str) -> Value {
+    a.send(json!({"type": "sync", "game": room, "rid": "play_out"}))
+        .await;
+    let mut s = a
+        .until("the state", |v| {
+            v["type"] == "state" && v["rid"] == "play_out"
+        })
+        .await;
+    loop {
+        if s["result"] != Value::Null {
+            return s;
+        }
+        let v = s["version"].as_u64().unwrap();
+        let mover = if s["to_move"] == a_color {
+            &mut *a
+        } else {
+            &mut *b
+        };
+        mover
+            .send(json!({"type": "move", "game": room, "square": first_legal(&s), "version": v}))
+            .await;
+        s = a
+            .state_where(room, |n| n["version"].as_u64() > Some(v))
+            .await;
+    }
+}
+
+async fn matched(c: &mut Client) -> (String, String) {
+    let m = c.until("matched", |v| v["type"] == "matched").await;
+    (
+        m["room"].as_str().unwrap().to_owned(),
+        m["color"].as_str().unwrap().to_owned(),
+    )
+}
+
+async fn guest_token(c: &mut Client) -> String {
+    let g = c.until("guest", |v| v["type"] == "guest").await;
+    g["token"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_guests_matched_play_a_whole_game() {
+    let db = temp_db("match");
+    let server = start(test_cfg(db.clone())).await;
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "queue"})).await;
+    a.until("queued", |v| v["type"] == "queued").await;
+    a.send(json!({"type": "queue"})).await;
+    a.error("already_waiting").await;
+    b.send(json!({"type": "queue"})).await;
+    let (room, a_color) = matched(&mut a).await;
+    let (room_b, b_color) = matched(&mut b).await;
+    assert_eq!(room, room_b);
+    assert_ne!(a_color, b_color);
+    // Undo and changing mode are refused online.
+    a.send(json!({"type": "undo", "game": room, "version": 1}))
+        .await;
+    a.error("no_undo_online").await;
+    a.send(json!({"type": "queue"})).await;
+    a.error("must_resign_first").await;
+    let end = play_out(&mut a, &mut b, &room, &a_color).await;
+    assert_eq!(end["result"]["reason"], "board", "{end}");
+    let records = Db::finished_games(&db).unwrap();
+    let r = records.iter().find(|r| r.game == room).expect("recorded");
+    assert_eq!(r.kind, "random");
+    assert_eq!(r.reason, "board");
+    assert!(reversi::core::Game::from_transcript(&r.transcript)
+        .unwrap()
+        .is_over());
+    assert_eq!(
+        r.winner.as_deref(),
+        end["result"]["winner"].as_str(),
+        "the record agrees with the state"
+    );
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_is_joined_then_one_expires() {
+    let mut cfg = test_cfg(temp_db("invite"));
+    cfg.online.lobby.invite_ttl = reversi::clock::Span::from_millis(1500);
+    let server = start(cfg).await;
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "invite_create"})).await;
+    let inv = a.until("invite", |v| v["type"] == "invite").await;
+    let link = inv["link"].as_str().unwrap().to_owned();
+    assert!(link.starts_with("/join/"), "{inv}");
+    b.send(json!({"type": "invite_join", "code": "not a code"}))
+        .await;
+    b.error("bad_invite_code").await;
+    b.send(json!({"type": "invite_join", "code": format!("http://127.0.0.1{link}")}))
+        .await;
+    let (room, _) = matched(&mut b).await;
+    let (room_a, _) = matched(&mut a).await;
+    assert_eq!(room, room_a);
+    a.state(&room).await;
+    // A third guest's invite runs out; joining it then is refused.
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type": "invite_create"})).await;
+    let inv = c.until("invite", |v| v["type"] == "invite").await;
+    let code = inv["code"].as_str().unwrap().to_owned();
+    let expired = c
+        .until("invite_expired", |v| v["type"] == "invite_expired")
+        .await;
+    assert_eq!(expired["code"], code.as_str());
+    let mut d = Client::connect(server.addr).await;
+    d.send(json!({"type": "invite_join", "code": code})).await;
+    d.error("invite_expired").await;
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hosted_room_with_a_bot_is_paused_and_resumed() {
+    let db = temp_db("hosted");
+    let server = start(test_cfg(db.clone())).await;
+    let mut host = Client::connect(server.addr).await;
+    host.send(json!({"type": "room_create", "action_secs": 45}))
+        .await;
+    host.error("bad_time").await;
+    host.send(json!({"type": "room_create", "action_secs": 60, "rid": 1}))
+        .await;
+    let created = host
+        .until("room_created", |v| v["type"] == "room_created")
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    host.send(json!({"type": "start", "room": room})).await;
+    host.error("host_not_seated").await;
+    host.send(json!({"type": "sit", "room": room, "seat": 0}))
+        .await;
+    host.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "easy"}))
+        .await;
+    host.state_where(&room, |s| s["seats"][1]["kind"] == "bot")
+        .await;
+    host.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "hard"}))
+        .await;
+    host.error("second_bot").await;
+    // A visitor may not start, and reserves the bot's seat once the game runs.
+    let mut guest = Client::connect(server.addr).await;
+    guest.send(json!({"type": "room_join", "room": room})).await;
+    guest.state(&room).await;
+    guest.send(json!({"type": "start", "room": room})).await;
+    guest.error("not_host").await;
+    host.send(json!({"type": "start", "room": room})).await;
+    let s = host.state_where(&room, |s| s["status"] == "playing").await;
+    guest.send(json!({"type": "reserve", "room": room})).await;
+    host.state_where(&room, |s| s["reservation"] != Value::Null)
+        .await;
+    // The host plays black; the bot answers through the same checked path.
+    let v = s["version"].as_u64().unwrap();
+    host.send(json!({"type": "move", "game": room, "square": first_legal(&s), "version": v}))
+        .await;
+    let s = host
+        .state_where(&room, |s| {
+            s["to_move"] == "black" && s["history"].as_array().is_some_and(|h| h.len() >= 2)
+        })
+        .await;
+    // Pause: no legal moves offered, moves refused, the clock stops.
+    host.send(json!({"type": "pause", "room": room})).await;
+    let p = host.state_where(&room, |s| s["status"] == "paused").await;
+    assert_eq!(p["legal"], json!([]));
+    assert_eq!(p["clock"]["paused"], true);
+    host.send(
+        json!({"type": "move", "game": room, "square": first_legal(&s), "version": p["version"]}),
+    )
+    .await;
+    host.error("paused").await;
+    host.send(json!({"type": "resume", "room": room})).await;
+    let r = host.state_where(&room, |s| s["status"] == "playing").await;
+    let v = r["version"].as_u64().unwrap();
+    host.send(json!({"type": "move", "game": room, "square": first_legal(&r), "version": v}))
+        .await;
+    host.state_where(&room, |s| {
+        s["history"].as_array().is_some_and(|h| h.len() >= 4)
+    })
+    .await;
+    // The host ends it: no winner; the reservation takes the bot's seat.
+    host.send(json!({"type": "end", "room": room})).await;
+    let end = host
+        .state_where(&room, |s| s["result"] != Value::Null)
+        .await;
+    assert_eq!(end["result"]["reason"], "ended_by_host");
+    assert_eq!(end["result"]["winner"], Value::Null);
+    assert_eq!(end["seats"][1]["kind"], "person", "{end}");
+    assert_eq!(end["reservation"], Value::Null);
+    let records = Db::finished_games(&db).unwrap();
+    assert!(records
+        .iter()
+        .any(|r| r.game == room && r.reason == "ended_by_host" && r.white == "bot:easy"));
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disconnected_player_reconnects_with_its_token() {
+    let mut cfg = test_cfg(temp_db("reconnect"));
+    cfg.online.lobby.room.action_limit = reversi::clock::Span::from_secs(30);
+    let server = start(cfg).await;
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "queue"})).await;
+    let token = guest_token(&mut a).await;
+    b.send(json!({"type": "queue"})).await;
+    let (room, a_color) = matched(&mut a).await;
+    matched(&mut b).await;
+    let s = b.state(&room).await;
+    drop(a);
+    let gone = b
+        .state_where(&room, |s| {
+            s["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|x| x["connected"] == false)
+        })
+        .await;
+    assert!(gone["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["grace_until"].is_u64()));
+    let mut a = Client::connect(server.addr).await;
+    a.send(json!({"type": "reconnect", "token": "0123456789abcdef0123456789abcdef"}))
+        .await;
+    a.error("wrong_token").await;
+    a.send(json!({"type": "reconnect", "token": token, "rid": 2}))
+        .await;
+    let g = a.until("guest", |v| v["type"] == "guest").await;
+    assert_eq!(g["rid"], 2);
+    let (room2, color2) = matched(&mut a).await;
+    assert_eq!(
+        (room2.as_str(), color2.as_str()),
+        (room.as_str(), a_color.as_str())
+    );
+    let back = a.state(&room).await;
+    assert_eq!(back["board"], s["board"]);
+    // The game goes on.
+    play_out(&mut a, &mut b, &room, &a_color).await;
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_online_game_is_lost_on_time() {
+    let db = temp_db("online-time");
+    let mut cfg = test_cfg(db.clone());
+    cfg.online.lobby.room.action_limit = reversi::clock::Span::from_millis(800);
+    let server = start(cfg).await;
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "queue"})).await;
+    b.send(json!({"type": "queue"})).await;
+    let (room, _) = matched(&mut a).await;
+    let end = a.state_where(&room, |s| s["result"] != Value::Null).await;
+    assert_eq!(end["result"]["reason"], "timeout");
+    assert_eq!(end["result"]["winner"], "white");
+    assert_eq!(end["result"]["seat"], 0);
+    // A move after the deadline is refused: the game is already over.
+    a.send(json!({"type": "move", "game": room, "square": "d3", "version": end["version"]}))
+        .await;
+    a.until("an error", |v| v["type"] == "error").await;
+    let records = Db::finished_games(&db).unwrap();
+    assert!(records
+        .iter()
+        .any(|r| r.game == room && r.reason == "timeout"));
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_in_an_online_game_loses_nothing() {
+    let db = temp_db("kill-online");
+    let server = Child::spawn(&db);
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "queue"})).await;
+    let ta = guest_token(&mut a).await;
+    b.send(json!({"type": "queue"})).await;
+    let tb = guest_token(&mut b).await;
+    let (room, a_color) = matched(&mut a).await;
+    matched(&mut b).await;
+    let mut s = a.state(&room).await;
+    for _ in 0..5 {
+        let v = s["version"].as_u64().unwrap();
+        let mover = if s["to_move"] == a_color.as_str() {
+            &mut a
+        } else {
+            &mut b
+        };
+        mover
+            .send(json!({"type": "move", "game": room, "square": first_legal(&s), "version": v}))
+            .await;
+        s = a
+            .state_where(&room, |n| n["version"].as_u64() > Some(v))
+            .await;
+    }
+    server.kill();
+    let server = Child::spawn(&db);
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "reconnect", "token": ta})).await;
+    b.send(json!({"type": "reconnect", "token": tb})).await;
+    matched(&mut a).await;
+    let back = a.state(&room).await;
+    assert_eq!(back["board"], s["board"]);
+    assert_eq!(back["history"], s["history"]);
+    assert_eq!(back["result"], Value::Null);
+    let end = play_out(&mut a, &mut b, &room, &a_color).await;
+    assert_eq!(end["result"]["reason"], "board");
+    server.kill();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_and_malformed_messages_never_break_the_server() {
+    use rand::{Rng, SeedableRng};
+    let mut cfg = test_cfg(temp_db("fuzz"));
+    cfg.rate_per_sec = 100_000;
+    cfg.rate_burst = 100_000;
+    let server = start(cfg).await;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed);
+    // Two guests in a game and a local game, so that commands have something to hit.
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "queue"})).await;
+    b.send(json!({"type": "queue"})).await;
+    let (room, _) = matched(&mut a).await;
+    let (local, _, _) =
+        new_local(&mut a, json!({"type": "local_new", "mode": "two_players"})).await;
+    let types = crate::protocol::CLIENT_TYPES;
+    let squares = ["a1", "d3", "c4", "f5", "e6", "z9", "", "pass"];
+    let games = [room.as_str(), local.as_str(), "R999", "Lx", "H1", ""];
+    for i in 0..1500 {
+        let text = match rng.gen_range(0..6) {
+            0 => {
+                let n = rng.gen_range(0..64);
+                (0..n)
+                    .map(|_| rng.gen_range(0x20u8..0x7f) as char)
+                    .collect::<String>()
+            }
+            1 => "{\"type\":".to_string() + &"[".repeat(rng.gen_range(0..200)),
+            _ => {
+                let mut m = serde_json::Map::new();
+                m.insert("type".into(), json!(types[rng.gen_range(0..types.len())]));
+                for (k, vals) in [
+                    ("game", games.iter().map(|g| json!(g)).collect::<Vec<_>>()),
+                    ("room", games.iter().map(|g| json!(g)).collect()),
+                    ("square", squares.iter().map(|s| json!(s)).collect()),
+                    (
+                        "version",
+                        vec![json!(0), json!(1), json!(-1), json!(u64::MAX), json!("x")],
+                    ),
+                    ("seat", vec![json!(0), json!(1), json!(7)]),
+                    ("level", vec![json!("easy"), json!("godlike")]),
+                    (
+                        "mode",
+                        vec![json!("computer"), json!("two_players"), json!(3)],
+                    ),
+                    ("code", vec![json!("ABCD-EFGH"), json!("")]),
+                    ("token", vec![json!("00"), json!(null)]),
+                    ("action_secs", vec![json!(30), json!(31)]),
+                ] {
+                    if rng.gen_bool(0.4) {
+                        m.insert(k.into(), vals[rng.gen_range(0..vals.len())].clone());
+                    }
+                }
+                Value::Object(m).to_string()
+            }
+        };
+        let c = if i % 2 == 0 { &mut a } else { &mut b };
+        c.send_raw(Message::text(text)).await;
+    }
+    // Everyone still answers, and the game states are consistent.
+    for c in [&mut a, &mut b] {
+        c.ping().await;
+    }
+    for game in [&room, &local] {
+        a.send(json!({"type": "sync", "game": game, "rid": "final"}))
+            .await;
+        let s = a
+            .until("the final state", |v| {
+                v["type"] == "state" && v["rid"] == "final"
+            })
+            .await;
+        let board = s["board"].as_str().unwrap();
+        let (x, o) = (board.matches('X').count(), board.matches('O').count());
+        assert_eq!(s["count"]["black"], x);
+        assert_eq!(s["count"]["white"], o);
+        assert_eq!(
+            x + o,
+            4 + s["history"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|h| h["move"] != "pass")
+                .count()
+        );
+        let replay = reversi::core::Game::replay(
+            reversi::core::Position::initial(),
+            s["history"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["move"].as_str().unwrap().parse().unwrap()),
+        )
+        .expect("the history is a legal game");
+        assert_eq!(replay.position().to_board_string()[..64], *board);
+        for l in s["legal"].as_array().unwrap() {
+            let sq: reversi::core::Square = l["square"].as_str().unwrap().parse().unwrap();
+            assert!(replay.position().is_legal(sq));
+        }
+    }
+    server.task.abort();
 }
