@@ -1,0 +1,144 @@
+// Shared helpers: start the real server on a free loopback port with a temporary database, launch
+// Debian's headless Chromium through playwright-core, and drive the page.
+"use strict";
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const net = require("node:net");
+const os = require("node:os");
+const path = require("node:path");
+const http = require("node:http");
+const { chromium } = require("playwright-core");
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const TARGET = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
+const PROFILE = process.env.SERVER_PROFILE || "debug";
+const SERVER_BIN = process.env.REVERSI_SERVER_BIN || path.join(TARGET, PROFILE, "examples", "server");
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const SHOTS = path.join(ROOT, "target", "screenshots");
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function get(url) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, (res) => { res.resume(); resolve(res.statusCode); });
+    req.on("error", reject);
+    req.setTimeout(1000, () => req.destroy(new Error("timeout")));
+  });
+}
+
+/** Starts the server binary on 127.0.0.1 with a temp DB; returns {url, stop()}. */
+async function startServer() {
+  if (!fs.existsSync(SERVER_BIN)) throw new Error(`no server binary at ${SERVER_BIN}: build it with cargo build --example server`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reversi-web-"));
+  const port = await freePort();
+  const log = [];
+  const child = spawn(SERVER_BIN, ["--addr", `127.0.0.1:${port}`, "--db", path.join(dir, "test.db"), "--test-endpoints"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || "warn", NO_COLOR: "1" },
+  });
+  child.stdout.on("data", (d) => log.push(String(d)));
+  child.stderr.on("data", (d) => log.push(String(d)));
+  let exited = null;
+  child.on("exit", (code, sig) => { exited = { code, sig }; });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}):\n${log.join("")}`);
+    try { if ((await get(url + "/")) === 200) break; } catch (_) { /* not yet */ }
+    if (Date.now() > deadline) { child.kill("SIGKILL"); throw new Error(`server did not start:\n${log.join("")}`); }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    log,
+    async stop() {
+      if (!exited) {
+        child.kill("SIGKILL");
+        await new Promise((r) => (exited ? r() : child.once("exit", r)));
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Starts a server and a browser for a test file; call the returned stop() in after(). */
+async function setup() {
+  const server = await startServer();
+  let browser;
+  try { browser = await launch(); } catch (e) { await server.stop(); throw e; }
+  return {
+    server,
+    browser,
+    async newPage(opts = {}) {
+      const ctx = await browser.newContext({ viewport: { width: 900, height: 1000 }, ...opts });
+      const page = await ctx.newPage();
+      page.on("pageerror", (e) => { page.errors = (page.errors || []).concat(String(e)); });
+      return page;
+    },
+    async stop() {
+      try { await browser.close(); } finally { await server.stop(); }
+    },
+  };
+}
+
+async function shot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.locator("#game").screenshot({ path: path.join(SHOTS, name + ".png") });
+}
+
+/** The page's current state as the page shows it. */
+function view(page) {
+  return page.evaluate(() => {
+    const b = document.getElementById("board");
+    return {
+      myTurn: b.dataset.myTurn === "true",
+      version: +b.dataset.version || 0,
+      legal: [...document.querySelectorAll(".sq.legal")].map((c) => c.dataset.sq),
+      black: +document.getElementById("count-black").textContent,
+      white: +document.getElementById("count-white").textContent,
+      turn: document.getElementById("turn").textContent,
+      history: [...document.querySelectorAll("#history li")].map((li) => li.textContent),
+      pass: document.getElementById("pass").textContent,
+      over: /Game over/.test(document.getElementById("turn").textContent),
+    };
+  });
+}
+
+/** Waits until the page shows a version above `v` (or any state if v is 0). */
+async function waitVersion(page, v, timeout = 15000) {
+  await page.waitForFunction((v) => +document.getElementById("board").dataset.version > v, v, { timeout });
+}
+
+/** Waits until it is this page's turn or the game is over; returns the view. */
+async function waitTurnOrOver(page, timeout = 20000) {
+  await page.waitForFunction(() => document.getElementById("board").dataset.myTurn === "true"
+    || /Game over/.test(document.getElementById("turn").textContent), null, { timeout });
+  return view(page);
+}
+
+async function discs(page) {
+  return page.evaluate(() => [...document.querySelectorAll(".sq")].map((c) => {
+    const d = c.querySelector(".disc");
+    return d.classList.contains("black") ? "X" : d.classList.contains("white") ? "O" : "-";
+  }).join(""));
+}
+
+module.exports = { setup, startServer, launch, shot, view, waitVersion, waitTurnOrOver, discs, SHOTS, SERVER_BIN };
