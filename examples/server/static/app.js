@@ -217,6 +217,12 @@ function draw(s, animate) {
     $("room-resume").disabled = !host || s.status !== "paused";
     $("room-end").disabled = !host || !(s.status === "playing" || s.status === "paused");
   }
+  // Online: say when the opponent has lost the connection (they have a grace period).
+  if (kind !== "local" && s.status === "playing") {
+    const gone = (s.seats || []).find((x) => x.kind === "person" && x.player !== player && x.connected === false);
+    const note = gone ? `The ${gone.color} player lost the connection and has a minute to come back.` : "";
+    if (note || /lost the connection/.test($("info").textContent)) info(note);
+  }
   clockBase = { at: performance.now(), s };
   tickClocks();
 }
@@ -411,6 +417,7 @@ function onState(m) {
   if (m.game !== game) return;
   if (state && m.version < state.version) return;
   const prev = state;
+  if (!prev && m.kind === "local") selectMode(m.mode);
   kind = m.kind;
   state = m;
   // Animate and sound a placement that follows the state shown by one move.
@@ -486,6 +493,7 @@ function handle(m) {
       $("waiting").hidden = true;
       $("queue").disabled = false;
       $("invite-box").hidden = true;
+      if (store.local) send({ type: "local_close", game: store.local.game });
       store.local = null;
       follow(m.room, "online");
       selectMode("online");
