@@ -1,2 +1,297 @@
-//! placeholder
-fn main() {}
+//! Load test of the server: N concurrent online games between bots on loopback.
+//!
+//! ```text
+//! cargo run --release --example server -- --db /tmp/load.db &
+//! cargo run --release --example load -- [--addr 127.0.0.1:8080] [--games 1000] [--think-ms 1000] [--seconds 90]
+//! ```
+//!
+//! Each game is two WebSocket clients that queue for a random match and then play random legal
+//! moves (from the moves the server lists), each after a think time drawn between half and one
+//! and a half times `--think-ms`. The latency of a move is measured from the moment its player
+//! sends it to the moment the opponent receives the state that contains it. At the end it reports
+//! the moves per second, the latency percentiles and every error. It only ever connects to the
+//! address given, which must be a loopback address, and stops by itself after `--seconds`.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+struct Args {
+    addr: SocketAddr,
+    games: usize,
+    think: Duration,
+    seconds: u64,
+    ramp_per_sec: u64,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        addr: "127.0.0.1:8080".parse().expect("an address"),
+        games: 1000,
+        think: Duration::from_millis(1000),
+        seconds: 90,
+        ramp_per_sec: 400,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut val = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--addr" => a.addr = val()?.parse().map_err(|e| format!("--addr: {e}"))?,
+            "--games" => a.games = val()?.parse().map_err(|e| format!("--games: {e}"))?,
+            "--think-ms" => {
+                a.think = Duration::from_millis(val()?.parse().map_err(|e| format!("{e}"))?)
+            }
+            "--seconds" => a.seconds = val()?.parse().map_err(|e| format!("--seconds: {e}"))?,
+            "--ramp" => a.ramp_per_sec = val()?.parse().map_err(|e| format!("--ramp: {e}"))?,
+            _ => {
+                return Err(
+                    "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S]"
+                        .into(),
+                )
+            }
+        }
+    }
+    if !a.addr.ip().is_loopback() {
+        return Err(format!("{} is not a loopback address", a.addr));
+    }
+    Ok(a)
+}
+
+#[derive(Default)]
+struct Stats {
+    moves: AtomicU64,
+    games_done: AtomicU64,
+    errors: AtomicU64,
+    matched: AtomicU64,
+    latencies_us: Mutex<Vec<u64>>,
+    first_move: Mutex<Option<Instant>>,
+    last_move: Mutex<Option<Instant>>,
+    reasons: Mutex<HashMap<String, u64>>,
+    error_samples: Mutex<Vec<String>>,
+}
+
+impl Stats {
+    fn error(&self, e: String) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let mut s = self.error_samples.lock().unwrap();
+        if s.len() < 10 {
+            s.push(e);
+        }
+    }
+}
+
+/// Moves in flight: room → (history length that will show the move, mover's colour, sent at).
+type InFlight = Arc<Mutex<HashMap<String, (usize, String, Instant)>>>;
+
+async fn player(
+    addr: SocketAddr,
+    stats: Arc<Stats>,
+    inflight: InFlight,
+    think: Duration,
+    stop_at: Instant,
+    seed: u64,
+) {
+    if let Err(e) = play(addr, &stats, &inflight, think, stop_at, seed).await {
+        stats.error(e);
+    }
+}
+
+async fn play(
+    addr: SocketAddr,
+    stats: &Stats,
+    inflight: &InFlight,
+    think: Duration,
+    stop_at: Instant,
+    seed: u64,
+) -> Result<(), String> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    ws.send(Message::text(json!({"type": "queue"}).to_string()))
+        .await
+        .map_err(|e| format!("send: {e}"))?;
+    let mut room = String::new();
+    let mut color = String::new();
+    let mut moved_at_version = 0u64;
+    loop {
+        let left = stop_at.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(());
+        }
+        let msg = match tokio::time::timeout(left.min(Duration::from_secs(60)), ws.next()).await {
+            Err(_) if Instant::now() >= stop_at => return Ok(()),
+            Err(_) => return Err("no message for 60 s".into()),
+            Ok(None) => return Err("connection closed".into()),
+            Ok(Some(Err(e))) => return Err(format!("read: {e}")),
+            Ok(Some(Ok(m))) => m,
+        };
+        let Message::Text(text) = msg else { continue };
+        let v: Value = serde_json::from_str(text.as_str()).map_err(|e| format!("json: {e}"))?;
+        match v["type"].as_str().unwrap_or("") {
+            "matched" => {
+                room = v["room"].as_str().unwrap_or("").to_owned();
+                color = v["color"].as_str().unwrap_or("").to_owned();
+                stats.matched.fetch_add(1, Ordering::Relaxed);
+            }
+            "state" if v["room"] == room.as_str() => {
+                let history = v["history"].as_array().map_or(0, Vec::len);
+                let received = Instant::now();
+                {
+                    let mut f = inflight.lock().unwrap();
+                    if let Some((len, mover, sent)) = f.get(&room) {
+                        if *mover != color && history >= *len {
+                            let us = received.duration_since(*sent).as_micros() as u64;
+                            f.remove(&room);
+                            stats.latencies_us.lock().unwrap().push(us);
+                        }
+                    }
+                }
+                if v["result"] != Value::Null {
+                    if color == "black" {
+                        stats.games_done.fetch_add(1, Ordering::Relaxed);
+                        let reason = v["result"]["reason"].as_str().unwrap_or("?").to_owned();
+                        *stats.reasons.lock().unwrap().entry(reason).or_default() += 1;
+                    }
+                    let _ = ws.close(None).await;
+                    return Ok(());
+                }
+                let version = v["version"].as_u64().unwrap_or(0);
+                let legal = v["legal"].as_array().cloned().unwrap_or_default();
+                if v["to_move"] == color.as_str() && version > moved_at_version && !legal.is_empty()
+                {
+                    let ms = think.as_millis() as u64;
+                    let wait = rng.gen_range(ms / 2..=ms + ms / 2);
+                    tokio::time::sleep(Duration::from_millis(wait)).await;
+                    if Instant::now() >= stop_at {
+                        return Ok(());
+                    }
+                    let pick = &legal[rng.gen_range(0..legal.len())];
+                    let square = pick["square"].as_str().unwrap_or("").to_owned();
+                    moved_at_version = version;
+                    let sent = Instant::now();
+                    inflight
+                        .lock()
+                        .unwrap()
+                        .insert(room.clone(), (history + 1, color.clone(), sent));
+                    ws.send(Message::text(
+                        json!({"type": "move", "game": room, "square": square, "version": version})
+                            .to_string(),
+                    ))
+                    .await
+                    .map_err(|e| format!("send: {e}"))?;
+                    stats.moves.fetch_add(1, Ordering::Relaxed);
+                    let mut first = stats.first_move.lock().unwrap();
+                    first.get_or_insert(sent);
+                    *stats.last_move.lock().unwrap() = Some(sent);
+                }
+            }
+            "error" => return Err(format!("server error: {v}")),
+            _ => {}
+        }
+    }
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    rt.block_on(async move {
+        let stats = Arc::new(Stats::default());
+        let inflight: InFlight = Arc::new(Mutex::new(HashMap::new()));
+        let start = Instant::now();
+        let stop_at = start + Duration::from_secs(args.seconds);
+        let clients = args.games * 2;
+        println!(
+            "load: {} games ({} connections) against {}, think {} ms, at most {} s",
+            args.games,
+            clients,
+            args.addr,
+            args.think.as_millis(),
+            args.seconds
+        );
+        let mut tasks = Vec::with_capacity(clients);
+        let gap = Duration::from_micros(1_000_000 / args.ramp_per_sec.max(1));
+        for i in 0..clients {
+            tasks.push(tokio::spawn(player(
+                args.addr,
+                stats.clone(),
+                inflight.clone(),
+                args.think,
+                stop_at,
+                i as u64,
+            )));
+            tokio::time::sleep(gap).await;
+        }
+        let ramped = start.elapsed();
+        println!(
+            "load: all {clients} connections opened in {:.1} s",
+            ramped.as_secs_f64()
+        );
+        for t in tasks {
+            let _ = t.await;
+        }
+        let elapsed = start.elapsed();
+        let mut lat = std::mem::take(&mut *stats.latencies_us.lock().unwrap());
+        lat.sort_unstable();
+        let moves = stats.moves.load(Ordering::Relaxed);
+        let window = match (
+            *stats.first_move.lock().unwrap(),
+            *stats.last_move.lock().unwrap(),
+        ) {
+            (Some(a), Some(b)) if b > a => b.duration_since(a).as_secs_f64(),
+            _ => f64::NAN,
+        };
+        println!("load: finished in {:.1} s", elapsed.as_secs_f64());
+        println!(
+            "load: games matched {} of {}, finished {} ({:?})",
+            stats.matched.load(Ordering::Relaxed) / 2,
+            args.games,
+            stats.games_done.load(Ordering::Relaxed),
+            stats.reasons.lock().unwrap()
+        );
+        println!(
+            "load: {moves} moves in {window:.1} s = {:.0} moves/s",
+            moves as f64 / window
+        );
+        println!(
+            "load: move latency (send -> opponent's update) over {} moves: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            lat.len(),
+            percentile(&lat, 0.50),
+            percentile(&lat, 0.90),
+            percentile(&lat, 0.99),
+            percentile(&lat, 1.0)
+        );
+        let errors = stats.errors.load(Ordering::Relaxed);
+        println!("load: errors {errors}");
+        for e in stats.error_samples.lock().unwrap().iter() {
+            println!("load:   {e}");
+        }
+        if errors > 0 {
+            std::process::exit(1);
+        }
+    });
+}
