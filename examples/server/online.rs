@@ -51,10 +51,11 @@ pub struct Durations {
 }
 
 impl Durations {
-    /// Short limits for tests: 3 s per move; the rest as in production.
+    /// Limits for tests: 10 s per move (tests that time out set their own); the rest as in
+    /// production.
     pub fn for_tests() -> Durations {
         let mut d = Durations::default();
-        d.lobby.room.action_limit = Span::from_secs(3);
+        d.lobby.room.action_limit = Span::from_secs(10);
         d
     }
 }

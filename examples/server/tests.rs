@@ -655,7 +655,7 @@ async fn two_guests_matched_play_a_whole_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invite_is_joined_then_one_expires() {
     let mut cfg = test_cfg(temp_db("invite"));
-    cfg.online.lobby.invite_ttl = reversi::clock::Span::from_millis(1500);
+    cfg.online.lobby.invite_ttl = reversi::clock::Span::from_secs(3);
     let server = start(cfg).await;
     let mut a = Client::connect(server.addr).await;
     let mut b = Client::connect(server.addr).await;
