@@ -71,13 +71,6 @@ pub(crate) static NEIGHBOUR: [u64; 64] = {
     t
 };
 
-/// Corners counted twice: the mobility measure of fastest-first ordering.
-#[inline(always)]
-pub(crate) fn weighted_mobility(p: u64, o: u64) -> i32 {
-    let m = legal(p, o);
-    (m.count_ones() + (m & CORNERS).count_ones()) as i32
-}
-
 /// Number of discs flipped along an 8-square line by a move at `pos`, when the mover owns the
 /// squares of `line` and the opponent all the others.
 static COUNT_FLIP: [[u8; 256]; 8] = {

@@ -35,7 +35,7 @@ const GROUPS: [(i32, u64); 8] = {
 };
 
 /// The square-table score of `p` minus that of `o`.
-#[inline]
+#[inline(always)]
 pub(crate) fn table(p: u64, o: u64) -> i32 {
     let mut s = 0;
     for (v, m) in GROUPS {
@@ -66,6 +66,12 @@ pub(crate) const EVAL_MAX: i32 = 9000;
 /// opponent's discs next to empty squares minus the mover's) and corner count.
 #[inline]
 pub(crate) fn hard(p: u64, o: u64) -> i32 {
+    hard_with_mobility(p, o, legal(p, o), legal(o, p))
+}
+
+/// [`hard`] given the legal moves of each side (`mp` of `p`, `mo` of `o`).
+#[inline(always)]
+pub(crate) fn hard_with_mobility(p: u64, o: u64, mp: u64, mo: u64) -> i32 {
     let mut t = table(p, o);
     let filled = p | o;
     for (c, x, cs) in CORNER_ZONES {
@@ -75,7 +81,7 @@ pub(crate) fn hard(p: u64, o: u64) -> i32 {
             t += 20 * ((p & cs).count_ones() as i32 - (o & cs).count_ones() as i32);
         }
     }
-    let mob = legal(p, o).count_ones() as i32 - legal(o, p).count_ones() as i32;
+    let mob = mp.count_ones() as i32 - mo.count_ones() as i32;
     let near_empty = neighbours(!filled);
     let pot = (o & near_empty).count_ones() as i32 - (p & near_empty).count_ones() as i32;
     let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;

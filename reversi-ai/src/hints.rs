@@ -86,7 +86,7 @@ pub fn hints(
     s.wof = convention == Convention::Wof;
     let (p, o) = (pos.player().0, pos.opponent().0);
     let mut order: Vec<u8> = pos.legal_moves().iter().map(|q| q.index()).collect();
-    let exact_wanted = limits.depth.map_or(true, |d| d >= empties);
+    let exact_wanted = limits.depth.is_none_or(|d| d >= empties);
     let mid_max = match limits.depth {
         Some(d) => d.min(empties),
         None if limits.time.is_none() && limits.nodes.is_none() => {

@@ -2,9 +2,6 @@
 //! solver (PVS with transposition table, fastest-first/parity ordering, stability cutoff,
 //! enhanced transposition cutoff and special-cased last four empties).
 
-use crate::bits::{
-    count_last_flip, flips, legal, odd_empties, stable, weighted_mobility, CORNERS, NEIGHBOUR,
-};
 use crate::eval;
 use crate::tt::{TransTable, NO_MOVE};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,25 +42,6 @@ struct MoveList {
 }
 
 impl MoveList {
-    #[inline(always)]
-    fn new(p: u64, o: u64, mut moves: u64) -> MoveList {
-        let mut l = MoveList {
-            n: 0,
-            m: [Mv::default(); 36],
-        };
-        while moves != 0 && l.n < 36 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            l.m[l.n] = Mv {
-                sq: sq as u8,
-                flips: flips(p, o, sq),
-                score: 0,
-            };
-            l.n += 1;
-        }
-        l
-    }
-
     /// Moves the best-scored move from `i..` to `i`.
     #[inline(always)]
     fn pick(&mut self, i: usize) {
@@ -93,11 +71,27 @@ pub(crate) struct Search<'a> {
     pub wof: bool,
     pub mid_tt: &'a mut TransTable,
     pub end_tt: &'a mut TransTable,
+    /// Whether the CPU has the AVX2 kernel.
+    avx2: bool,
 }
 
 #[inline(always)]
 fn child(p: u64, o: u64, m: &Mv) -> (u64, u64) {
     (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq))
+}
+
+/// Calls the routine `$f` of the best kernel this CPU has.
+macro_rules! dispatch {
+    ($s:ident, $f:ident($($a:expr),*)) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            if $s.avx2 {
+                // SAFETY: `avx2` is set only when the CPU has the features of the kernel.
+                return unsafe { avx2::$f($s, $($a),*) };
+            }
+        }
+        portable::$f($s, $($a),*)
+    }};
 }
 
 impl<'a> Search<'a> {
@@ -120,6 +114,10 @@ impl<'a> Search<'a> {
             wof: false,
             mid_tt,
             end_tt,
+            #[cfg(target_arch = "x86_64")]
+            avx2: reversi_core::movegen::avx2::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            avx2: false,
         }
     }
 
@@ -159,140 +157,10 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Alpha-beta (PVS) on the Hard evaluation, `depth` plies.
-    pub fn mid(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        if self.tick() {
-            return 0;
-        }
-        if depth == 0 {
-            return eval::hard(p, o);
-        }
-        let moves = legal(p, o);
-        if moves == 0 {
-            if legal(o, p) == 0 {
-                return Self::mid_terminal(p, o);
-            }
-            return -self.mid(o, p, depth - 1, -beta, -alpha);
-        }
-        if depth == 1 {
-            let mut best = -INF;
-            let mut mm = moves;
-            while mm != 0 {
-                let sq = mm.trailing_zeros();
-                mm &= mm - 1;
-                let f = flips(p, o, sq);
-                self.nodes += 1;
-                let s = -eval::hard(o ^ f, p ^ f ^ (1 << sq));
-                if s > best {
-                    best = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-            return best;
-        }
-        let mut tt_mv = NO_MOVE;
-        if let Some(e) = self.mid_tt.probe(p, o) {
-            tt_mv = e.mv;
-            if u32::from(e.depth) >= depth {
-                let (l, u) = (i32::from(e.lower), i32::from(e.upper));
-                if l >= beta {
-                    return l;
-                }
-                if u <= alpha {
-                    return u;
-                }
-                if l == u {
-                    return l;
-                }
-            }
-        }
-        let mut list = MoveList::new(p, o, moves);
-        for m in &mut list.m[..list.n] {
-            let (np, no) = child(p, o, m);
-            m.score = if m.sq == tt_mv {
-                1 << 30
-            } else if depth >= 4 {
-                -eval::hard(np, no) - 8 * weighted_mobility(np, no)
-            } else {
-                -weighted_mobility(np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
-            };
-        }
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_mv = NO_MOVE;
-        for i in 0..list.n {
-            list.pick(i);
-            let m = list.m[i];
-            let (np, no) = child(p, o, &m);
-            let s = if i == 0 {
-                -self.mid(np, no, depth - 1, -beta, -alpha)
-            } else {
-                let s = -self.mid(np, no, depth - 1, -alpha - 1, -alpha);
-                if s > alpha && s < beta && !self.aborted {
-                    -self.mid(np, no, depth - 1, -beta, -alpha)
-                } else {
-                    s
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if s > best {
-                best = s;
-                best_mv = m.sq;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.mid_tt.store(p, o, depth, alpha0, beta, best, best_mv);
-        best
-    }
-
-    /// Midgame search of each root move; returns the moves with their scores, best first (the
-    /// scores of moves after the first are bounds unless `all_exact`).
-    pub fn mid_root(
-        &mut self,
-        p: u64,
-        o: u64,
-        depth: u32,
-        order: &[u8],
-        all_exact: bool,
-    ) -> Option<Vec<(u8, i32)>> {
-        let mut out = Vec::with_capacity(order.len());
-        let mut alpha = -INF;
-        for (i, &sq) in order.iter().enumerate() {
-            let f = flips(p, o, u32::from(sq));
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let s = if all_exact || i == 0 {
-                -self.mid(np, no, depth - 1, -INF, INF)
-            } else {
-                let s = -self.mid(np, no, depth - 1, -alpha - 1, -alpha);
-                if s > alpha && !self.aborted {
-                    -self.mid(np, no, depth - 1, -INF, -alpha)
-                } else {
-                    s
-                }
-            };
-            if self.aborted {
-                return None;
-            }
-            alpha = alpha.max(s);
-            out.push((sq, s));
-        }
-        out.sort_by_key(|m| std::cmp::Reverse(m.1));
-        Some(out)
-    }
-
     // ------------------------------------------------------------------ endgame
 
     /// Final score of a finished game in the chosen convention.
-    #[inline]
+    #[inline(always)]
     fn terminal(&self, p: u64, o: u64) -> i32 {
         let pc = p.count_ones() as i32;
         let oc = o.count_ones() as i32;
@@ -309,10 +177,229 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Midgame search of each root move; returns the moves with their scores, best first (the
+    /// scores of moves after the first are bounds unless `all_exact`).
+    pub fn mid_root(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        order: &[u8],
+        all_exact: bool,
+    ) -> Option<Vec<(u8, i32)>> {
+        dispatch!(self, mid_root(p, o, depth, order, all_exact))
+    }
+
+    /// Exact score of a position by any number of empties.
+    pub fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        dispatch!(self, exact(p, o, alpha, beta))
+    }
+
+    /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
+    /// pass or finished game).
+    pub fn end_root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
+        dispatch!(self, end_root(p, o, alpha, beta))
+    }
+}
+
+/// The search routines, compiled once per movegen kernel: `$legal` and `$flips` are inlined, and
+/// the attributes (`#[target_feature]`) apply to every routine, so that a feature check happens
+/// once at the root.
+macro_rules! search_kernel {
+    ($modname:ident, $legal:path, $flips:path, $(#[$tf:meta])*) => {
+        mod $modname {
+            #![allow(clippy::needless_range_loop)]
+            use super::*;
+            use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
+
+    /// Legal moves of `p` against `o`.
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn legal(p: u64, o: u64) -> u64 {
+        $legal(p, o)
+    }
+
+    /// Discs flipped by `p` playing `sq`.
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn flips(p: u64, o: u64, sq: u32) -> u64 {
+        $flips(p, o, sq as u8)
+    }
+
+    /// Corners counted twice: the mobility measure of fastest-first ordering.
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn weighted_mobility(p: u64, o: u64) -> i32 {
+        let m = legal(p, o);
+        (m.count_ones() + (m & CORNERS).count_ones()) as i32
+    }
+
+    /// The Hard evaluation (see [`eval::hard_with_mobility`]).
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn hard(p: u64, o: u64) -> i32 {
+        eval::hard_with_mobility(p, o, legal(p, o), legal(o, p))
+    }
+
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn move_list(p: u64, o: u64, mut moves: u64) -> MoveList {
+        let mut l = MoveList {
+            n: 0,
+            m: [Mv::default(); 36],
+        };
+        while moves != 0 && l.n < 36 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            l.m[l.n] = Mv {
+                sq: sq as u8,
+                flips: flips(p, o, sq),
+                score: 0,
+            };
+            l.n += 1;
+        }
+        l
+    }
+
+
+
+    /// Alpha-beta (PVS) on the Hard evaluation, `depth` plies.
+    $(#[$tf])*
+    pub(super) fn mid(sr: &mut Search<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if sr.tick() {
+            return 0;
+        }
+        if depth == 0 {
+            return hard(p, o);
+        }
+        let moves = legal(p, o);
+        if moves == 0 {
+            if legal(o, p) == 0 {
+                return Search::mid_terminal(p, o);
+            }
+            return -mid(sr, o, p, depth - 1, -beta, -alpha);
+        }
+        if depth == 1 {
+            let mut best = -INF;
+            let mut mm = moves;
+            while mm != 0 {
+                let sq = mm.trailing_zeros();
+                mm &= mm - 1;
+                let f = flips(p, o, sq);
+                sr.nodes += 1;
+                let s = -hard(o ^ f, p ^ f ^ (1 << sq));
+                if s > best {
+                    best = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+            return best;
+        }
+        let mut tt_mv = NO_MOVE;
+        if let Some(e) = sr.mid_tt.probe(p, o) {
+            tt_mv = e.mv;
+            if u32::from(e.depth) >= depth {
+                let (l, u) = (i32::from(e.lower), i32::from(e.upper));
+                if l >= beta {
+                    return l;
+                }
+                if u <= alpha {
+                    return u;
+                }
+                if l == u {
+                    return l;
+                }
+            }
+        }
+        let mut list = move_list(p, o, moves);
+        for m in &mut list.m[..list.n] {
+            let (np, no) = child(p, o, m);
+            m.score = if m.sq == tt_mv {
+                1 << 30
+            } else if depth >= 4 {
+                -hard(np, no) - 8 * weighted_mobility(np, no)
+            } else {
+                -weighted_mobility(np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
+            };
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = NO_MOVE;
+        for i in 0..list.n {
+            list.pick(i);
+            let m = list.m[i];
+            let (np, no) = child(p, o, &m);
+            let s = if i == 0 {
+                -mid(sr, np, no, depth - 1, -beta, -alpha)
+            } else {
+                let s = -mid(sr, np, no, depth - 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta && !sr.aborted {
+                    -mid(sr, np, no, depth - 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if sr.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_mv = m.sq;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        sr.mid_tt.store(p, o, depth, alpha0, beta, best, best_mv);
+        best
+    }
+
+    /// Midgame search of each root move; returns the moves with their scores, best first (the
+    /// scores of moves after the first are bounds unless `all_exact`).
+    $(#[$tf])*
+    pub(super) fn mid_root(
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        depth: u32,
+        order: &[u8],
+        all_exact: bool,
+    ) -> Option<Vec<(u8, i32)>> {
+        let mut out = Vec::with_capacity(order.len());
+        let mut alpha = -INF;
+        for (i, &sq) in order.iter().enumerate() {
+            let f = flips(p, o, u32::from(sq));
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let s = if all_exact || i == 0 {
+                -mid(sr, np, no, depth - 1, -INF, INF)
+            } else {
+                let s = -mid(sr, np, no, depth - 1, -alpha - 1, -alpha);
+                if s > alpha && !sr.aborted {
+                    -mid(sr, np, no, depth - 1, -INF, -alpha)
+                } else {
+                    s
+                }
+            };
+            if sr.aborted {
+                return None;
+            }
+            alpha = alpha.max(s);
+            out.push((sq, s));
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+        Some(out)
+    }
+
     /// Exact score of the position with one empty square `x`, the mover owning `p`.
-    #[inline(always)]
-    fn solve1(&mut self, p: u64, x: u32) -> i32 {
-        self.nodes += 1;
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn solve1(sr: &mut Search<'_>, p: u64, x: u32) -> i32 {
+        sr.nodes += 1;
         let n = p.count_ones() as i32;
         let f = count_last_flip(x, p);
         if f > 0 {
@@ -324,7 +411,7 @@ impl<'a> Search<'a> {
             return 2 * (n - f) - 64;
         }
         let d = 2 * n - 63;
-        if self.wof {
+        if sr.wof {
             if d > 0 {
                 d + 1
             } else {
@@ -335,13 +422,14 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn solve2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
-        self.nodes += 1;
+    $(#[$tf])*
+    pub(super) fn solve2(sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
+        sr.nodes += 1;
         let mut best = -INF;
         if NEIGHBOUR[x1 as usize] & o != 0 {
             let f = flips(p, o, x1);
             if f != 0 {
-                best = -self.solve1(o ^ f, x2);
+                best = -solve1(sr, o ^ f, x2);
                 if best >= beta {
                     return best;
                 }
@@ -350,7 +438,7 @@ impl<'a> Search<'a> {
         if NEIGHBOUR[x2 as usize] & o != 0 {
             let f = flips(p, o, x2);
             if f != 0 {
-                let s = -self.solve1(o ^ f, x1);
+                let s = -solve1(sr, o ^ f, x1);
                 return s.max(best);
             }
         }
@@ -362,7 +450,7 @@ impl<'a> Search<'a> {
         if NEIGHBOUR[x1 as usize] & p != 0 {
             let f = flips(o, p, x1);
             if f != 0 {
-                best = self.solve1(p ^ f, x2);
+                best = solve1(sr, p ^ f, x2);
                 if best <= alpha {
                     return best;
                 }
@@ -371,19 +459,20 @@ impl<'a> Search<'a> {
         if NEIGHBOUR[x2 as usize] & p != 0 {
             let f = flips(o, p, x2);
             if f != 0 {
-                let s = self.solve1(p ^ f, x1);
+                let s = solve1(sr, p ^ f, x1);
                 return s.min(best);
             }
         }
         if best < INF {
             return best;
         }
-        self.terminal(p, o)
+        sr.terminal(p, o)
     }
 
+    $(#[$tf])*
     #[allow(clippy::too_many_arguments)]
-    fn solve3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 3]) -> i32 {
-        self.nodes += 1;
+    pub(super) fn solve3(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 3]) -> i32 {
+        sr.nodes += 1;
         let mut best = -INF;
         let rest = [(x[1], x[2]), (x[0], x[2]), (x[0], x[1])];
         for i in 0..3 {
@@ -396,7 +485,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let (a, b) = rest[i];
-            let s = -self.solve2(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
+            let s = -solve2(sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
             if s > best {
                 best = s;
                 if s >= beta {
@@ -423,7 +512,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let (a, b) = rest[i];
-            let s = self.solve2(p ^ f, o ^ f ^ (1 << sq), alpha, beta, a, b);
+            let s = solve2(sr, p ^ f, o ^ f ^ (1 << sq), alpha, beta, a, b);
             if s < best {
                 best = s;
                 if s <= alpha {
@@ -437,11 +526,12 @@ impl<'a> Search<'a> {
         if best < INF {
             return best;
         }
-        self.terminal(p, o)
+        sr.terminal(p, o)
     }
 
-    fn solve4(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
+    $(#[$tf])*
+    pub(super) fn solve4(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        sr.nodes += 1;
         let empty = !(p | o);
         // Squares in odd quadrants first (parity).
         let odd = odd_empties(empty);
@@ -476,7 +566,7 @@ impl<'a> Search<'a> {
             if f == 0 {
                 continue;
             }
-            let s = -self.solve3(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, rest[i]);
+            let s = -solve3(sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, rest[i]);
             if s > best {
                 best = s;
                 if s >= beta {
@@ -491,35 +581,36 @@ impl<'a> Search<'a> {
             return best;
         }
         if legal(o, p) != 0 {
-            return -self.solve4(o, p, -beta, -alpha);
+            return -solve4(sr, o, p, -beta, -alpha);
         }
-        self.terminal(p, o)
+        sr.terminal(p, o)
     }
 
     /// Alpha-beta at 5–7 empties: parity ordering, stability cutoff, no table.
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+    $(#[$tf])*
+    pub(super) fn shallow(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
         if empties <= 4 {
             return match empties {
-                4 => self.solve4(p, o, alpha, beta),
+                4 => solve4(sr, p, o, alpha, beta),
                 3 => {
                     let e = !(p | o);
                     let a = e.trailing_zeros();
                     let e = e & (e - 1);
                     let b = e.trailing_zeros();
                     let e = e & (e - 1);
-                    self.solve3(p, o, alpha, beta, [a, b, e.trailing_zeros()])
+                    solve3(sr, p, o, alpha, beta, [a, b, e.trailing_zeros()])
                 }
                 2 => {
                     let e = !(p | o);
                     let a = e.trailing_zeros();
                     let e = e & (e - 1);
-                    self.solve2(p, o, alpha, beta, a, e.trailing_zeros())
+                    solve2(sr, p, o, alpha, beta, a, e.trailing_zeros())
                 }
-                1 => self.solve1(p, (!(p | o)).trailing_zeros()),
-                _ => self.terminal(p, o),
+                1 => solve1(sr, p, (!(p | o)).trailing_zeros()),
+                _ => sr.terminal(p, o),
             };
         }
-        self.nodes += 1;
+        sr.nodes += 1;
         if alpha >= STAB_THRESHOLD[empties as usize] {
             let s = 64 - 2 * stable(o, p).count_ones() as i32;
             if s <= alpha {
@@ -529,9 +620,9 @@ impl<'a> Search<'a> {
         let moves = legal(p, o);
         if moves == 0 {
             if legal(o, p) == 0 {
-                return self.terminal(p, o);
+                return sr.terminal(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, empties);
+            return -shallow(sr, o, p, -beta, -alpha, empties);
         }
         let odd = odd_empties(!(p | o));
         let mut best = -INF;
@@ -541,7 +632,7 @@ impl<'a> Search<'a> {
                 let sq = mm.trailing_zeros();
                 mm &= mm - 1;
                 let f = flips(p, o, sq);
-                let s = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1);
+                let s = -shallow(sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1);
                 if s > best {
                     best = s;
                     if s >= beta {
@@ -557,7 +648,8 @@ impl<'a> Search<'a> {
     }
 
     /// Scores moves for ordering in the endgame.
-    fn order_end(&mut self, p: u64, o: u64, list: &mut MoveList, tt_mv: u8, empties: u32) {
+    $(#[$tf])*
+    pub(super) fn order_end(sr: &mut Search<'_>, p: u64, o: u64, list: &mut MoveList, tt_mv: u8, empties: u32) {
         let odd = odd_empties(!(p | o));
         let tp = tune();
         let deep_min = tp[0] as u32;
@@ -585,7 +677,7 @@ impl<'a> Search<'a> {
                 s += tp[6];
             }
             if sort_depth > 0 {
-                let v = -self.mid(np, no, sort_depth - 1, -INF, INF);
+                let v = -mid(sr, np, no, sort_depth - 1, -INF, INF);
                 s += v * tp[7];
             }
             m.score = s;
@@ -593,11 +685,12 @@ impl<'a> Search<'a> {
     }
 
     /// Exact alpha-beta (PVS) from 8 empties up, with transposition table.
-    pub fn end(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
-        if empties < END_TT_MIN {
-            return self.shallow(p, o, alpha, beta, empties);
+    $(#[$tf])*
+    pub(super) fn end(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        if empties < tune()[8] as u32 {
+            return shallow(sr, p, o, alpha, beta, empties);
         }
-        if self.tick() {
+        if sr.tick() {
             return 0;
         }
         if alpha >= STAB_THRESHOLD[empties as usize] {
@@ -607,7 +700,7 @@ impl<'a> Search<'a> {
             }
         }
         let mut tt_mv = NO_MOVE;
-        if let Some(e) = self.end_tt.probe(p, o) {
+        if let Some(e) = sr.end_tt.probe(p, o) {
             tt_mv = e.mv;
             let (l, u) = (i32::from(e.lower), i32::from(e.upper));
             if l >= beta {
@@ -623,24 +716,24 @@ impl<'a> Search<'a> {
         let moves = legal(p, o);
         if moves == 0 {
             if legal(o, p) == 0 {
-                return self.terminal(p, o);
+                return sr.terminal(p, o);
             }
-            return -self.end(o, p, -beta, -alpha, empties);
+            return -end(sr, o, p, -beta, -alpha, empties);
         }
-        let mut list = MoveList::new(p, o, moves);
-        if empties >= END_ETC_MIN {
+        let mut list = move_list(p, o, moves);
+        if empties >= tune()[9] as u32 {
             for m in &list.m[..list.n] {
                 let (np, no) = child(p, o, m);
-                if let Some(e) = self.end_tt.probe(np, no) {
+                if let Some(e) = sr.end_tt.probe(np, no) {
                     let s = -i32::from(e.upper);
                     if s >= beta {
-                        self.end_tt.store(p, o, empties, alpha, beta, s, m.sq);
+                        sr.end_tt.store(p, o, empties, alpha, beta, s, m.sq);
                         return s;
                     }
                 }
             }
         }
-        self.order_end(p, o, &mut list, tt_mv, empties);
+        order_end(sr, p, o, &mut list, tt_mv, empties);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
@@ -650,16 +743,16 @@ impl<'a> Search<'a> {
             let m = list.m[i];
             let (np, no) = child(p, o, &m);
             let s = if i == 0 || !pv_node {
-                -self.end(np, no, -beta, -alpha, empties - 1)
+                -end(sr, np, no, -beta, -alpha, empties - 1)
             } else {
-                let s = -self.end(np, no, -alpha - 1, -alpha, empties - 1);
-                if s > alpha && s < beta && !self.aborted {
-                    -self.end(np, no, -beta, -alpha, empties - 1)
+                let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
+                if s > alpha && s < beta && !sr.aborted {
+                    -end(sr, np, no, -beta, -alpha, empties - 1)
                 } else {
                     s
                 }
             };
-            if self.aborted {
+            if sr.aborted {
                 return 0;
             }
             if s > best {
@@ -673,26 +766,28 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.end_tt
+        sr.end_tt
             .store(p, o, empties, alpha0, beta, best, best_mv);
         best
     }
 
     /// Exact score of a position by any number of empties (dispatches to the right routine).
-    pub fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    $(#[$tf])*
+    pub(super) fn exact(sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = (!(p | o)).count_ones();
-        self.end(p, o, alpha, beta, empties)
+        end(sr, p, o, alpha, beta, empties)
     }
 
     /// Orders root moves for the endgame by a midgame search of moderate depth.
-    pub fn order_root_end(&mut self, p: u64, o: u64) -> Vec<u8> {
+    $(#[$tf])*
+    pub(super) fn order_root_end(sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
         let empties = (!(p | o)).count_ones();
         let moves = legal(p, o);
-        let mut list = MoveList::new(p, o, moves);
+        let mut list = move_list(p, o, moves);
         let depth = empties.saturating_sub(12).clamp(1, 8);
         for m in &mut list.m[..list.n] {
             let (np, no) = child(p, o, m);
-            m.score = -self.mid(np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
+            m.score = -mid(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
         }
         list.sort();
         list.m[..list.n].iter().map(|m| m.sq).collect()
@@ -700,12 +795,13 @@ impl<'a> Search<'a> {
 
     /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
     /// pass or finished game).
-    pub fn end_root(&mut self, p: u64, o: u64, alpha0: i32, beta: i32) -> (i32, u8) {
+    $(#[$tf])*
+    pub(super) fn end_root(sr: &mut Search<'_>, p: u64, o: u64, alpha0: i32, beta: i32) -> (i32, u8) {
         let empties = (!(p | o)).count_ones();
         if legal(p, o) == 0 {
-            return (self.exact(p, o, alpha0, beta), NO_MOVE);
+            return (exact(sr, p, o, alpha0, beta), NO_MOVE);
         }
-        let order = self.order_root_end(p, o);
+        let order = order_root_end(sr, p, o);
         let mut alpha = alpha0;
         let mut best = -INF;
         let mut best_mv = order[0];
@@ -713,16 +809,16 @@ impl<'a> Search<'a> {
             let f = flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let s = if i == 0 {
-                -self.end(np, no, -beta, -alpha, empties - 1)
+                -end(sr, np, no, -beta, -alpha, empties - 1)
             } else {
-                let s = -self.end(np, no, -alpha - 1, -alpha, empties - 1);
-                if s > alpha && s < beta && !self.aborted {
-                    -self.end(np, no, -beta, -alpha, empties - 1)
+                let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
+                if s > alpha && s < beta && !sr.aborted {
+                    -end(sr, np, no, -beta, -alpha, empties - 1)
                 } else {
                     s
                 }
             };
-            if self.aborted {
+            if sr.aborted {
                 return (0, NO_MOVE);
             }
             if s > best {
@@ -738,22 +834,51 @@ impl<'a> Search<'a> {
         }
         (best, best_mv)
     }
+    /// Corners and stable edge discs of `p` (a cheap stability measure for ordering).
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn stable_corner_edge(p: u64, o: u64) -> i32 {
+        if (p | o) & CORNERS == 0 {
+            return 0;
+        }
+        edge_stable(p, o).count_ones() as i32
+    }
+        }
+    };
 }
 
-/// Corners and stable edge discs of `p` (a cheap stability measure for ordering).
-#[inline]
-fn stable_corner_edge(p: u64, o: u64) -> i32 {
-    if (p | o) & CORNERS == 0 {
-        return 0;
-    }
-    crate::bits::edge_stable(p, o).count_ones() as i32
-}
+search_kernel!(
+    portable,
+    reversi_core::movegen::legal_moves,
+    reversi_core::movegen::flips,
+);
+#[cfg(target_arch = "x86_64")]
+search_kernel!(
+    avx2,
+    reversi_core::movegen::avx2::legal_moves_fast,
+    reversi_core::movegen::avx2::flips_fast,
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+);
 
 /// Weights of endgame move ordering: first depth of the shallow-search ordering, empties per
 /// extra ply, maximum ply, then the weights of opponent mobility, own stable edge discs,
 /// potential mobility, parity and the shallow-search score.
 const ORDER: [i32; 8] = [16, 4, 3, 1 << 12, 1 << 8, 1 << 5, 1 << 6, 1 << 5];
 
-fn tune() -> &'static [i32; 8] {
-    &ORDER
+fn tune() -> &'static [i32; 16] {
+    static T: std::sync::OnceLock<[i32; 16]> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [0i32; 16];
+        t[..8].copy_from_slice(&ORDER);
+        t[8] = END_TT_MIN as i32;
+        t[9] = END_ETC_MIN as i32;
+        if let Ok(v) = std::env::var("RTUNE") {
+            for (i, x) in v.split(',').enumerate() {
+                if let Ok(x) = x.parse() {
+                    t[i] = x;
+                }
+            }
+        }
+        t
+    })
 }

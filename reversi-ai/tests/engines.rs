@@ -88,7 +88,7 @@ fn solver_agrees_with_brute_force_in_both_conventions() {
             }
             assert!(cur.is_game_over(), "PV does not reach the end");
             let end = brute(&cur, wof);
-            let sign = if s.pv.len() % 2 == 0 { 1 } else { -1 };
+            let sign = if s.pv.len().is_multiple_of(2) { 1 } else { -1 };
             assert_eq!(sign * end, want, "PV of {pos:?} does not give the score");
             let wld = solver
                 .solve(

@@ -224,6 +224,55 @@ pub mod avx2 {
         unsafe { flip(p, o, sq) }
     }
 
+    /// [`legal_moves`] as an inlinable `#[target_feature]` kernel: code compiled with the same
+    /// features (AVX2, BMI1, BMI2, POPCNT, LZCNT) calls it without `unsafe` and gets it inlined,
+    /// so that a whole search can check the CPU once at its root instead of at every call.
+    ///
+    /// # Safety
+    ///
+    /// Outside code compiled with these features, call it (through `unsafe`) only when
+    /// [`available`] is true.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::{self, avx2};
+    /// if avx2::available() {
+    ///     // SAFETY: the CPU has the features.
+    ///     let m = unsafe { avx2::legal_moves_fast(0x0000_0008_1000_0000, 0x0000_0010_0800_0000) };
+    ///     assert_eq!(m, movegen::legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000));
+    /// }
+    /// ```
+    #[must_use]
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    pub fn legal_moves_fast(p: u64, o: u64) -> u64 {
+        moves(p, o)
+    }
+
+    /// [`flips`] as an inlinable `#[target_feature]` kernel (see [`legal_moves_fast`]).
+    ///
+    /// # Safety
+    ///
+    /// Outside code compiled with the features of this module, call it (through `unsafe`) only
+    /// when [`available`] is true.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::avx2;
+    /// if avx2::available() {
+    ///     // SAFETY: the CPU has the features.
+    ///     assert_eq!(unsafe { avx2::flips_fast(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19) }, 1 << 27);
+    /// }
+    /// ```
+    #[must_use]
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    pub fn flips_fast(p: u64, o: u64, sq: u8) -> u64 {
+        flip(p, o, sq)
+    }
+
     /// Shifts of the four directions `[1, 8, 7, 9]`.
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]

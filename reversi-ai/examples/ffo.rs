@@ -1,0 +1,154 @@
+//! Exact endgame solver over an OBF file (a copy of the workspace example `solve`, quick to build with only this crate):
+//! `cargo run --release -p reversi-ai --example ffo -- FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B]`.
+//!
+//! For each position it prints `#N empties=E score=+S move=M nodes=N time_s=T`, then
+//! `total nodes=.. time_s=.. nodes_per_s=..`. Scores follow the WOF convention (empty squares
+//! to the winner), as FFO files do, unless `--disc` asks for the plain disc difference.
+//!
+//! - `--first N`: the number of the first position of the file (default 1; a file whose name
+//!   contains `ffo-40` starts at 40, so `ffo-40-59.obf` numbers its lines #40 to #59).
+//! - `--range A-B`: solve only positions #A to #B (by that numbering).
+//! - `--threads N`: solve N positions at a time, each on one thread (each search is single
+//!   threaded; the total time is then the wall time of the whole run).
+//! - `--wld`: win/loss/draw only (score -1, 0 or +1).
+//!
+//! When the file lists exact scores, each result is checked against the best listed score (its
+//! sign in WLD mode); a wrong one makes the program exit with status 1. A line that does not
+//! parse is reported with its line number (status 2).
+
+use reversi_ai::{Convention, SolveOptions, Solver};
+use reversi_core::notation::parse_obf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+fn usage() -> ExitCode {
+    eprintln!("usage: solve FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B]");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let mut file = None;
+    let mut threads = 1usize;
+    let mut wld = false;
+    let mut convention = Convention::Wof;
+    let mut first: Option<usize> = None;
+    let mut range: Option<(usize, usize)> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--threads" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) if n >= 1 => threads = n,
+                _ => return usage(),
+            },
+            "--wld" => wld = true,
+            "--disc" => convention = Convention::DiscDifference,
+            "--first" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => first = Some(n),
+                None => return usage(),
+            },
+            "--range" => {
+                let r = args.next().and_then(|r| {
+                    let (a, b) = r.split_once('-')?;
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                });
+                match r {
+                    Some(r) => range = Some(r),
+                    None => return usage(),
+                }
+            }
+            "-h" | "--help" => return usage(),
+            f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
+            _ => return usage(),
+        }
+    }
+    let Some(file) = file else { return usage() };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("solve: cannot read {file}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let lines = match parse_obf(&text) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("solve: {file}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let first = first.unwrap_or(if file.contains("ffo-40") { 40 } else { 1 });
+    let jobs: Vec<(usize, _)> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| (i + first, l))
+        .filter(|(n, _)| range.is_none_or(|(a, b)| (a..=b).contains(n)))
+        .collect();
+    let options = SolveOptions { convention, wld };
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(jobs.len()).max(1) {
+            scope.spawn(|| {
+                let mut solver = Solver::with_table_bits(22);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((n, line)) = jobs.get(i) else { break };
+                    let t = Instant::now();
+                    let r = solver.solve(&line.position, &options);
+                    let dt = t.elapsed().as_secs_f64();
+                    let out = match &r {
+                        Ok(s) => format!(
+                            "#{n} empties={} score={:+} move={} nodes={} time_s={dt:.3}",
+                            line.position.empty().count(),
+                            s.score,
+                            s.best_move.to_string().to_uppercase(),
+                            s.nodes
+                        ),
+                        Err(e) => format!("#{n} error: {e}"),
+                    };
+                    println!("{out}");
+                    results.lock().expect("results lock").push((*n, r, dt));
+                }
+            });
+        }
+    });
+    let wall = start.elapsed().as_secs_f64();
+    let results = results.into_inner().expect("results lock");
+    let mut wrong = 0;
+    let mut total_nodes = 0u64;
+    let mut cpu = 0.0;
+    for (n, r, dt) in &results {
+        cpu += dt;
+        let line = &jobs.iter().find(|(k, _)| k == n).expect("job").1;
+        match r {
+            Ok(s) => {
+                total_nodes += s.nodes;
+                if let Some(best) = line.best_score() {
+                    let ok = if wld {
+                        s.score == best.signum()
+                    } else {
+                        convention == Convention::DiscDifference || s.score == best
+                    };
+                    if !ok {
+                        eprintln!("#{n}: wrong score {:+}, the file says {best:+}", s.score);
+                        wrong += 1;
+                    }
+                }
+            }
+            Err(_) => wrong += 1,
+        }
+    }
+    let time = if threads == 1 { cpu } else { wall };
+    println!(
+        "total nodes={total_nodes} time_s={time:.3} nodes_per_s={:.0}",
+        total_nodes as f64 / time.max(1e-9)
+    );
+    if wrong > 0 {
+        eprintln!("solve: {wrong} wrong or failed result(s)");
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
