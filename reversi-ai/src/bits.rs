@@ -242,20 +242,26 @@ fn col_a_byte(b: u64) -> usize {
     ((b & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
 }
 
+/// Bit `r` of the index spread to bit `8r`: a byte to column a.
+static BYTE_TO_COL_A: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut r = 0;
+        while r < 8 {
+            if x >> r & 1 == 1 {
+                t[x] |= 1 << (8 * r);
+            }
+            r += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn byte_to_col_a(x: usize) -> u64 {
-    // spread bit r of x to bit 8r
-    let mut b = 0u64;
-    let mut x = x as u64;
-    let mut r = 0;
-    while x != 0 {
-        if x & 1 == 1 {
-            b |= 1 << (8 * r);
-        }
-        x >>= 1;
-        r += 1;
-    }
-    b
+    BYTE_TO_COL_A[x & 0xFF]
 }
 
 /// Stable discs of `p` on the four edges.

@@ -16,6 +16,11 @@ const END_TT_MIN: u32 = 8;
 /// From this many empties the endgame tries enhanced transposition cutoffs.
 const END_ETC_MIN: u32 = 14;
 
+/// Corners and the A/B-squares of the edges: tried first at low empties.
+const GOOD: u64 = 0x8100_0000_0000_0081 | 0x3C00_8181_8181_003C;
+/// X-squares and C-squares: tried last at low empties.
+const BAD: u64 = 0x42C3_0000_0000_C342;
+
 /// Minimum alpha for a stability cutoff test, by empties.
 const STAB_THRESHOLD: [i32; 65] = {
     let mut t = [99i32; 65];
@@ -537,17 +542,18 @@ macro_rules! search_kernel {
         let odd = odd_empties(empty);
         let mut x = [0u32; 4];
         let mut k = 0;
-        let mut e = odd;
-        while e != 0 {
-            x[k] = e.trailing_zeros();
-            e &= e - 1;
-            k += 1;
-        }
-        let mut e = empty & !odd;
-        while e != 0 {
-            x[k] = e.trailing_zeros();
-            e &= e - 1;
-            k += 1;
+        for set in [
+            odd & !BAD,
+            odd & BAD,
+            empty & !odd & !BAD,
+            empty & !odd & BAD,
+        ] {
+            let mut e = set;
+            while e != 0 {
+                x[k] = e.trailing_zeros();
+                e &= e - 1;
+                k += 1;
+            }
         }
         debug_assert_eq!(k, 4);
         let rest = [
@@ -626,7 +632,14 @@ macro_rules! search_kernel {
         }
         let odd = odd_empties(!(p | o));
         let mut best = -INF;
-        for set in [moves & odd, moves & !odd] {
+        for set in [
+            moves & odd & GOOD,
+            moves & odd & !GOOD & !BAD,
+            moves & odd & BAD,
+            moves & !odd & GOOD,
+            moves & !odd & !GOOD & !BAD,
+            moves & !odd & BAD,
+        ] {
             let mut mm = set;
             while mm != 0 {
                 let sq = mm.trailing_zeros();
@@ -820,6 +833,9 @@ macro_rules! search_kernel {
             };
             if sr.aborted {
                 return (0, NO_MOVE);
+            }
+            if std::env::var_os("RDEBUG").is_some() {
+                eprintln!("root {i} sq={sq} s={s} alpha={alpha} nodes={}", sr.nodes);
             }
             if s > best {
                 best = s;
