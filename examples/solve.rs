@@ -83,7 +83,7 @@ fn main() -> ExitCode {
         .into_iter()
         .enumerate()
         .map(|(i, l)| (i + first, l))
-        .filter(|(n, _)| range.map_or(true, |(a, b)| (a..=b).contains(n)))
+        .filter(|(n, _)| range.is_none_or(|(a, b)| (a..=b).contains(n)))
         .collect();
     let options = SolveOptions { convention, wld };
     let next = AtomicUsize::new(0);

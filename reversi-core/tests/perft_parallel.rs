@@ -51,7 +51,7 @@ fn check(min: u32, max: u32, threads: usize, hash_mb: usize, kernel: Kernel) {
                 &opts,
                 &|p| {
                     let mut l = last.lock().unwrap();
-                    if l.map_or(true, |l| p.done > l.done) {
+                    if l.is_none_or(|l| p.done > l.done) {
                         *l = Some(*p);
                     }
                 },
