@@ -11,10 +11,12 @@ pub(crate) const INF: i32 = 30000;
 /// Midgame scores of finished games: `WIN + disc difference`.
 pub(crate) const WIN: i32 = 10000;
 
+/// Below this many empties the endgame uses the parity-ordered shallow search.
+const END_MIN: u32 = 6;
 /// Below this many empties the endgame uses no transposition table.
-const END_TT_MIN: u32 = 8;
+const END_TT_MIN: u32 = 7;
 /// From this many empties the endgame tries enhanced transposition cutoffs.
-const END_ETC_MIN: u32 = 14;
+const END_ETC_MIN: u32 = 12;
 
 /// Corners and the A/B-squares of the edges: tried first at low empties.
 const GOOD: u64 = 0x8100_0000_0000_0081 | 0x3C00_8181_8181_003C;
@@ -683,9 +685,13 @@ macro_rules! search_kernel {
             }
             let mob = weighted_mobility(np, no);
             let mut s = -mob * tp[3];
-            s += (stable_corner_edge(no, np)) * tp[4];
-            let near_empty = crate::bits::neighbours(!(np | no));
-            s -= (no & near_empty).count_ones() as i32 * tp[5];
+            if empties >= tp[16] as u32 {
+                s += (stable_corner_edge(no, np)) * tp[4];
+                let near_empty = crate::bits::neighbours(!(np | no));
+                s -= (no & near_empty).count_ones() as i32 * tp[5];
+            } else {
+                s += tp[17] * i32::from((1u64 << m.sq) & CORNERS != 0);
+            }
             if odd >> m.sq & 1 == 1 {
                 s += tp[6];
             }
@@ -713,7 +719,8 @@ macro_rules! search_kernel {
             }
         }
         let mut tt_mv = NO_MOVE;
-        if let Some(e) = sr.end_tt.probe(p, o) {
+        let use_tt = empties >= tune()[15] as u32;
+        if let Some(e) = if use_tt { sr.end_tt.probe(p, o) } else { None } {
             tt_mv = e.mv;
             let (l, u) = (i32::from(e.lower), i32::from(e.upper));
             if l >= beta {
@@ -733,54 +740,81 @@ macro_rules! search_kernel {
             }
             return -end(sr, o, p, -beta, -alpha, empties);
         }
-        let mut list = move_list(p, o, moves);
-        if empties >= tune()[9] as u32 {
-            for m in &list.m[..list.n] {
-                let (np, no) = child(p, o, m);
-                if let Some(e) = sr.end_tt.probe(np, no) {
-                    let s = -i32::from(e.upper);
-                    if s >= beta {
-                        sr.end_tt.store(p, o, empties, alpha, beta, s, m.sq);
-                        return s;
-                    }
-                }
-            }
-        }
-        order_end(sr, p, o, &mut list, tt_mv, empties);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
         let pv_node = beta > alpha + 1;
-        for i in 0..list.n {
-            list.pick(i);
-            let m = list.m[i];
-            let (np, no) = child(p, o, &m);
-            let s = if i == 0 || !pv_node {
-                -end(sr, np, no, -beta, -alpha, empties - 1)
-            } else {
-                let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
-                if s > alpha && s < beta && !sr.aborted {
-                    -end(sr, np, no, -beta, -alpha, empties - 1)
-                } else {
-                    s
-                }
-            };
+        let mut moves = moves;
+        let mut first = true;
+        if tt_mv != NO_MOVE && moves >> tt_mv & 1 == 1 {
+            // The table's move first, before any ordering work: it often cuts.
+            let f = flips(p, o, u32::from(tt_mv));
+            let s = -end(sr, o ^ f, p ^ f ^ (1 << tt_mv), -beta, -alpha, empties - 1);
             if sr.aborted {
                 return 0;
             }
-            if s > best {
-                best = s;
-                best_mv = m.sq;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
+            best = s;
+            best_mv = tt_mv;
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    if use_tt {
+                        sr.end_tt.store(p, o, empties, alpha0, beta, best, best_mv);
+                    }
+                    return best;
+                }
+            }
+            moves &= !(1u64 << tt_mv);
+            first = false;
+        }
+        if moves != 0 {
+            let mut list = move_list(p, o, moves);
+            if empties >= tune()[9] as u32 {
+                for m in &list.m[..list.n] {
+                    let (np, no) = child(p, o, m);
+                    if let Some(e) = sr.end_tt.probe(np, no) {
+                        let s = -i32::from(e.upper);
+                        if s >= beta {
+                            sr.end_tt.store(p, o, empties, alpha0, beta, s, m.sq);
+                            return s;
+                        }
+                    }
+                }
+            }
+            order_end(sr, p, o, &mut list, NO_MOVE, empties);
+            for i in 0..list.n {
+                list.pick(i);
+                let m = list.m[i];
+                let (np, no) = child(p, o, &m);
+                let s = if (i == 0 && first) || !pv_node {
+                    -end(sr, np, no, -beta, -alpha, empties - 1)
+                } else {
+                    let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
+                    if s > alpha && s < beta && !sr.aborted {
+                        -end(sr, np, no, -beta, -alpha, empties - 1)
+                    } else {
+                        s
+                    }
+                };
+                if sr.aborted {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    best_mv = m.sq;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
                     }
                 }
             }
         }
-        sr.end_tt
+        if use_tt {
+            sr.end_tt
             .store(p, o, empties, alpha0, beta, best, best_mv);
+        }
         best
     }
 
@@ -797,13 +831,57 @@ macro_rules! search_kernel {
         let empties = (!(p | o)).count_ones();
         let moves = legal(p, o);
         let mut list = move_list(p, o, moves);
-        let depth = empties.saturating_sub(12).clamp(1, 8);
+        let tp = tune();
+        let depth = empties.saturating_sub(12).clamp(1, tp[10] as u32);
         for m in &mut list.m[..list.n] {
             let (np, no) = child(p, o, m);
-            m.score = -mid(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
+            m.score = -mid(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no) * tp[11];
         }
         list.sort();
+        if std::env::var_os("RDEBUG").is_some_and(|v| v == "2") {
+            let v: Vec<(u8, i32)> = list.m[..list.n].iter().map(|m| (m.sq, m.score)).collect();
+            eprintln!("order {v:?}");
+            std::process::exit(0);
+        }
         list.m[..list.n].iter().map(|m| m.sq).collect()
+    }
+
+    /// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
+    /// windows that start around `guess` and widen on each failure: narrow windows prune far
+    /// more than one wide window. Fail-soft: a score at or below `alpha` (at or above `beta`)
+    /// is an upper (lower) bound, as for a search of the whole window.
+    $(#[$tf])*
+    pub(super) fn aspire(
+        sr: &mut Search<'_>,
+        np: u64,
+        no: u64,
+        alpha: i32,
+        beta: i32,
+        guess: i32,
+        empties: u32,
+    ) -> i32 {
+        let mut w = tune()[13];
+        let (mut a, mut b) = ((guess - w).max(alpha), (guess + w).min(beta));
+        if a >= b {
+            (a, b) = (alpha, beta);
+        }
+        loop {
+            let s = -end(sr, np, no, -b, -a, empties);
+            if sr.aborted {
+                return s;
+            }
+            if s <= a && a > alpha {
+                // The score is at most s.
+                w *= 2;
+                (a, b) = ((s - w).max(alpha), s + 1);
+            } else if s >= b && b < beta {
+                // The score is at least s.
+                w *= 2;
+                (a, b) = (s - 1, (s + w).min(beta));
+            } else {
+                return s;
+            }
+        }
     }
 
     /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
@@ -822,11 +900,15 @@ macro_rules! search_kernel {
             let f = flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let s = if i == 0 {
-                -end(sr, np, no, -beta, -alpha, empties - 1)
+                if tune()[14] == 1 {
+                    -end(sr, np, no, -beta, -alpha, empties - 1)
+                } else {
+                    aspire(sr, np, no, alpha, beta, tune()[12], empties - 1)
+                }
             } else {
                 let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
                 if s > alpha && s < beta && !sr.aborted {
-                    -end(sr, np, no, -beta, -alpha, empties - 1)
+                    aspire(sr, np, no, alpha, beta, s, empties - 1)
                 } else {
                     s
                 }
@@ -881,13 +963,21 @@ search_kernel!(
 /// potential mobility, parity and the shallow-search score.
 const ORDER: [i32; 8] = [16, 4, 3, 1 << 12, 1 << 8, 1 << 5, 1 << 6, 1 << 5];
 
-fn tune() -> &'static [i32; 16] {
-    static T: std::sync::OnceLock<[i32; 16]> = std::sync::OnceLock::new();
+fn tune() -> &'static [i32; 24] {
+    static T: std::sync::OnceLock<[i32; 24]> = std::sync::OnceLock::new();
     T.get_or_init(|| {
-        let mut t = [0i32; 16];
+        let mut t = [0i32; 24];
         t[..8].copy_from_slice(&ORDER);
-        t[8] = END_TT_MIN as i32;
+        t[8] = END_MIN as i32;
         t[9] = END_ETC_MIN as i32;
+        t[10] = 8;
+        t[11] = 1;
+        t[12] = 0;
+        t[13] = 2;
+        t[14] = 0;
+        t[15] = END_TT_MIN as i32;
+        t[16] = 0;
+        t[17] = 0;
         if let Ok(v) = std::env::var("RTUNE") {
             for (i, x) in v.split(',').enumerate() {
                 if let Ok(x) = x.parse() {
