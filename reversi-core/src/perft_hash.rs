@@ -1,6 +1,7 @@
 //! The transposition table of perft: subtree counts keyed by the position, normalised under the
 //! eight symmetries of the board.
 
+use crate::symmetry::{mirror_columns, transpose};
 use core::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// A fixed-size transposition table of perft counts, shared by threads without locks.
@@ -170,23 +171,6 @@ impl PerftHash {
             .store(count << 8 | u64::from(depth & 0xFF), Ordering::Relaxed);
         e.seq.store(s + 2, Ordering::Release);
     }
-}
-
-#[inline]
-fn mirror_columns(mut x: u64) -> u64 {
-    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
-    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
-    ((x >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((x & 0x0F0F_0F0F_0F0F_0F0F) << 4)
-}
-
-#[inline]
-fn transpose(mut x: u64) -> u64 {
-    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^ t ^ (t >> 7)
 }
 
 /// The smallest of the eight symmetric images of `(p, o)` (perft counts are invariant under the

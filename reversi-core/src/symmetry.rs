@@ -36,13 +36,17 @@ pub enum Symmetry {
     FlipAntiDiagonal,
 }
 
-fn mirror_columns(mut x: u64) -> u64 {
+/// Reverses the columns of each row (a ↔ h).
+#[inline]
+pub(crate) fn mirror_columns(mut x: u64) -> u64 {
     x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
     x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
     ((x >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((x & 0x0F0F_0F0F_0F0F_0F0F) << 4)
 }
 
-fn transpose(mut x: u64) -> u64 {
+/// Reflects in the a1–h8 diagonal.
+#[inline]
+pub(crate) fn transpose(mut x: u64) -> u64 {
     let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
     x ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
