@@ -594,7 +594,8 @@ macro_rules! search_kernel {
         sr.terminal(p, o)
     }
 
-    /// Alpha-beta at 5–7 empties: parity ordering, stability cutoff, no table.
+    /// Alpha-beta at 5 empties (and below, by dispatch): parity and square-class ordering,
+    /// stability cutoff, no table.
     $(#[$tf])*
     pub(super) fn shallow(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
         if empties <= 4 {
@@ -666,7 +667,7 @@ macro_rules! search_kernel {
     $(#[$tf])*
     pub(super) fn order_end(sr: &mut Search<'_>, p: u64, o: u64, list: &mut MoveList, tt_mv: u8, empties: u32) {
         let odd = odd_empties(!(p | o));
-        let tp = tune();
+        let tp = &ORDER;
         let deep_min = tp[0] as u32;
         let sort_depth = if empties >= deep_min {
             ((empties - deep_min) / tp[1] as u32 + 1).min(tp[2] as u32)
@@ -685,13 +686,9 @@ macro_rules! search_kernel {
             }
             let mob = weighted_mobility(np, no);
             let mut s = -mob * tp[3];
-            if empties >= tp[16] as u32 {
-                s += (stable_corner_edge(no, np)) * tp[4];
-                let near_empty = crate::bits::neighbours(!(np | no));
-                s -= (no & near_empty).count_ones() as i32 * tp[5];
-            } else {
-                s += tp[17] * i32::from((1u64 << m.sq) & CORNERS != 0);
-            }
+            s += (stable_corner_edge(no, np)) * tp[4];
+            let near_empty = crate::bits::neighbours(!(np | no));
+            s -= (no & near_empty).count_ones() as i32 * tp[5];
             if odd >> m.sq & 1 == 1 {
                 s += tp[6];
             }
@@ -703,10 +700,11 @@ macro_rules! search_kernel {
         }
     }
 
-    /// Exact alpha-beta (PVS) from 8 empties up, with transposition table.
+    /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow midgame
+    /// searches from 16 empties), transposition table from 7, ETC from 12.
     $(#[$tf])*
     pub(super) fn end(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
-        if empties < tune()[8] as u32 {
+        if empties < END_MIN {
             return shallow(sr, p, o, alpha, beta, empties);
         }
         if sr.tick() {
@@ -719,7 +717,7 @@ macro_rules! search_kernel {
             }
         }
         let mut tt_mv = NO_MOVE;
-        let use_tt = empties >= tune()[15] as u32;
+        let use_tt = empties >= END_TT_MIN;
         if let Some(e) = if use_tt { sr.end_tt.probe(p, o) } else { None } {
             tt_mv = e.mv;
             let (l, u) = (i32::from(e.lower), i32::from(e.upper));
@@ -769,7 +767,7 @@ macro_rules! search_kernel {
         }
         if moves != 0 {
             let mut list = move_list(p, o, moves);
-            if empties >= tune()[9] as u32 {
+            if empties >= END_ETC_MIN {
                 for m in &list.m[..list.n] {
                     let (np, no) = child(p, o, m);
                     if let Some(e) = sr.end_tt.probe(np, no) {
@@ -831,18 +829,12 @@ macro_rules! search_kernel {
         let empties = (!(p | o)).count_ones();
         let moves = legal(p, o);
         let mut list = move_list(p, o, moves);
-        let tp = tune();
-        let depth = empties.saturating_sub(12).clamp(1, tp[10] as u32);
+        let depth = empties.saturating_sub(12).clamp(1, 8);
         for m in &mut list.m[..list.n] {
             let (np, no) = child(p, o, m);
-            m.score = -mid(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no) * tp[11];
+            m.score = -mid(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
         }
         list.sort();
-        if std::env::var_os("RDEBUG").is_some_and(|v| v == "2") {
-            let v: Vec<(u8, i32)> = list.m[..list.n].iter().map(|m| (m.sq, m.score)).collect();
-            eprintln!("order {v:?}");
-            std::process::exit(0);
-        }
         list.m[..list.n].iter().map(|m| m.sq).collect()
     }
 
@@ -860,7 +852,7 @@ macro_rules! search_kernel {
         guess: i32,
         empties: u32,
     ) -> i32 {
-        let mut w = tune()[13];
+        let mut w = 2;
         let (mut a, mut b) = ((guess - w).max(alpha), (guess + w).min(beta));
         if a >= b {
             (a, b) = (alpha, beta);
@@ -900,11 +892,7 @@ macro_rules! search_kernel {
             let f = flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let s = if i == 0 {
-                if tune()[14] == 1 {
-                    -end(sr, np, no, -beta, -alpha, empties - 1)
-                } else {
-                    aspire(sr, np, no, alpha, beta, tune()[12], empties - 1)
-                }
+                aspire(sr, np, no, alpha, beta, 0, empties - 1)
             } else {
                 let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
                 if s > alpha && s < beta && !sr.aborted {
@@ -915,9 +903,6 @@ macro_rules! search_kernel {
             };
             if sr.aborted {
                 return (0, NO_MOVE);
-            }
-            if std::env::var_os("RDEBUG").is_some() {
-                eprintln!("root {i} sq={sq} s={s} alpha={alpha} nodes={}", sr.nodes);
             }
             if s > best {
                 best = s;
@@ -958,33 +943,75 @@ search_kernel!(
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 );
 
-/// Weights of endgame move ordering: first depth of the shallow-search ordering, empties per
-/// extra ply, maximum ply, then the weights of opponent mobility, own stable edge discs,
+/// Weights of endgame move ordering: the empties from which moves are also ordered by a shallow
+/// midgame search, empties per
+/// extra ply of that search, its maximum plies, then the weights of opponent mobility, own
+/// stable edge discs,
 /// potential mobility, parity and the shallow-search score.
-const ORDER: [i32; 8] = [16, 4, 3, 1 << 12, 1 << 8, 1 << 5, 1 << 6, 1 << 5];
+const ORDER: [i32; 8] = [16, 2, 4, 1 << 12, 1 << 9, 1 << 5, 1 << 6, 1 << 6];
 
-fn tune() -> &'static [i32; 24] {
-    static T: std::sync::OnceLock<[i32; 24]> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        let mut t = [0i32; 24];
-        t[..8].copy_from_slice(&ORDER);
-        t[8] = END_MIN as i32;
-        t[9] = END_ETC_MIN as i32;
-        t[10] = 8;
-        t[11] = 1;
-        t[12] = 0;
-        t[13] = 2;
-        t[14] = 0;
-        t[15] = END_TT_MIN as i32;
-        t[16] = 0;
-        t[17] = 0;
-        if let Ok(v) = std::env::var("RTUNE") {
-            for (i, x) in v.split(',').enumerate() {
-                if let Ok(x) = x.parse() {
-                    t[i] = x;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::{flips, legal};
+
+    /// Random positions with `empties` empty squares (the mover to move has a legal move).
+    fn random_positions(n: usize, empties: u32, mut x: u64) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        while out.len() < n {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            loop {
+                if (!(p | o)).count_ones() == empties {
+                    if legal(p, o) != 0 {
+                        out.push((p, o));
+                    }
+                    break;
                 }
+                let m = legal(p, o);
+                if m == 0 {
+                    if legal(o, p) == 0 {
+                        break;
+                    }
+                    std::mem::swap(&mut p, &mut o);
+                    continue;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mut mm = m;
+                for _ in 0..(x % u64::from(m.count_ones())) {
+                    mm &= mm - 1;
+                }
+                let sq = mm.trailing_zeros();
+                let f = flips(p, o, sq);
+                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
             }
         }
-        t
-    })
+        out
+    }
+
+    #[test]
+    fn kernels_agree_on_scores_moves_and_nodes() {
+        let stop = AtomicBool::new(false);
+        for (p, o) in random_positions(12, 13, 0x2545_f491_4f6c_dd1d) {
+            let mut results = Vec::new();
+            for avx2 in [false, true] {
+                if avx2 && !cfg!(target_arch = "x86_64") {
+                    continue;
+                }
+                #[cfg(target_arch = "x86_64")]
+                if avx2 && !reversi_core::movegen::avx2::available() {
+                    continue;
+                }
+                let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(16));
+                let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+                s.avx2 = avx2;
+                let r = s.end_root(p, o, -64, 64);
+                let order: Vec<u8> = (0..64).filter(|&i| legal(p, o) >> i & 1 == 1).collect();
+                let m = s.mid_root(p, o, 5, &order, true);
+                results.push((r, m, s.nodes));
+            }
+            assert!(results.windows(2).all(|w| w[0] == w[1]), "{results:?}");
+        }
+    }
 }
