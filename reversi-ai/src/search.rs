@@ -767,6 +767,13 @@ macro_rules! search_kernel {
         }
         if moves != 0 {
             let mut list = move_list(p, o, moves);
+            if empties > END_TT_MIN {
+                // The children's buckets load while the moves are ordered.
+                for m in &list.m[..list.n] {
+                    let (np, no) = child(p, o, m);
+                    sr.end_tt.prefetch(np, no);
+                }
+            }
             if empties >= END_ETC_MIN {
                 for m in &list.m[..list.n] {
                     let (np, no) = child(p, o, m);
@@ -944,10 +951,9 @@ search_kernel!(
 );
 
 /// Weights of endgame move ordering: the empties from which moves are also ordered by a shallow
-/// midgame search, empties per
-/// extra ply of that search, its maximum plies, then the weights of opponent mobility, own
-/// stable edge discs,
-/// potential mobility, parity and the shallow-search score.
+/// midgame search, the empties per extra ply of that search and its maximum plies, then the
+/// weights of opponent mobility, own stable edge discs, potential mobility, parity and the
+/// shallow-search score.
 const ORDER: [i32; 8] = [16, 2, 4, 1 << 12, 1 << 9, 1 << 5, 1 << 6, 1 << 6];
 
 #[cfg(test)]

@@ -121,7 +121,7 @@ impl std::fmt::Debug for Solver {
 }
 
 impl Solver {
-    /// A solver with a 2^21-entry endgame table (48 MiB) and a 2^18-entry midgame table.
+    /// A solver with a 2^21-entry endgame table (64 MiB) and a 2^18-entry midgame table.
     ///
     /// # Examples
     ///
@@ -133,7 +133,7 @@ impl Solver {
         Solver::with_table_bits(21)
     }
 
-    /// A solver with a 2^`bits` entry endgame table (24 bytes an entry; `bits` is clamped to
+    /// A solver with a 2^`bits` entry endgame table (32 bytes an entry; `bits` is clamped to
     /// 4..=30).
     ///
     /// # Examples

@@ -1,5 +1,5 @@
-//! A bounded transposition table: two-entry buckets, full-key verification, replacement by
-//! generation then depth.
+//! A bounded transposition table: two-entry buckets aligned to a cache line, full-key
+//! verification, replacement by generation then depth.
 
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Entry {
@@ -15,8 +15,13 @@ pub(crate) struct Entry {
 /// No move stored.
 pub(crate) const NO_MOVE: u8 = 64;
 
+/// Two entries in one 64-byte cache line (a probe costs one memory access).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 2]);
+
 pub(crate) struct TransTable {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     mask: usize,
     gen: u8,
 }
@@ -29,12 +34,12 @@ fn hash(p: u64, o: u64) -> u64 {
 }
 
 impl TransTable {
-    /// A table of `2^bits` entries (24 bytes each).
+    /// A table of `2^bits` entries (32 bytes each, in buckets of two).
     pub fn new(bits: u32) -> TransTable {
-        let n = 1usize << bits.clamp(4, 30);
+        let n = 1usize << (bits.clamp(4, 30) - 1);
         TransTable {
-            entries: vec![Entry::default(); n],
-            mask: (n - 1) & !1,
+            buckets: vec![Bucket::default(); n],
+            mask: n - 1,
             gen: 1,
         }
     }
@@ -46,13 +51,31 @@ impl TransTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.buckets.fill(Bucket::default());
+    }
+
+    /// Starts loading the bucket of a position into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, p: u64, o: u64) {
+        let i = hash(p, o) as usize & self.mask;
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let ptr = self.buckets[i].0.as_ptr().cast::<i8>();
+            // SAFETY: a prefetch has no effect on the program's state; SSE is part of x86-64.
+            #[allow(unused_unsafe)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(ptr)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
     }
 
     #[inline(always)]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
         let i = hash(p, o) as usize & self.mask;
-        let b = &self.entries[i..i + 2];
+        let b = &self.buckets[i].0;
         if b[0].p == p && b[0].o == o {
             Some(b[0])
         } else if b[1].p == p && b[1].o == o {
@@ -77,7 +100,7 @@ impl TransTable {
         if score < beta {
             upper = s;
         }
-        let b = &mut self.entries[i..i + 2];
+        let b = &mut self.buckets[i].0;
         for e in b.iter_mut() {
             if e.p == p && e.o == o {
                 if e.depth == depth {
