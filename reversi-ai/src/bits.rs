@@ -275,6 +275,7 @@ pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
     top | bottom << 56 | byte_to_col_a(left) | byte_to_col_a(right) << 7
 }
 
+#[cfg(test)]
 static DIAG_LINES: ([u64; 15], [u64; 15]) = {
     let mut d9 = [0u64; 15];
     let mut d7 = [0u64; 15];
@@ -302,18 +303,24 @@ fn full_lines(filled: u64) -> [u64; 4] {
     v &= v >> 16;
     v &= v >> 8;
     let v = (v & 0xFF).wrapping_mul(FILE_A);
-    let mut d9 = 0;
-    let mut d7 = 0;
-    for i in 0..15 {
-        let m = DIAG_LINES.0[i];
-        if filled & m == m {
-            d9 |= m;
-        }
-        let m = DIAG_LINES.1[i];
-        if filled & m == m {
-            d7 |= m;
-        }
+    // A square's diagonal is full when the fill of filled squares along it reaches both edges:
+    // `e9`/`e7` mark the squares whose next square along the direction is off the board.
+    const E9: u64 = 0xFF80_8080_8080_8080; // top row or column h (towards +9)
+    const W9: u64 = 0x0101_0101_0101_01FF; // bottom row or column a (towards -9)
+    const E7: u64 = 0xFF01_0101_0101_0101; // top row or column a (towards +7)
+    const W7: u64 = 0x8080_8080_8080_80FF; // bottom row or column h (towards -7)
+    let mut u9 = filled;
+    let mut u7 = filled;
+    let mut g9 = filled;
+    let mut g7 = filled;
+    for _ in 0..7 {
+        u9 &= (u9 >> 9) | E9;
+        g9 &= (g9 << 9) | W9;
+        u7 &= (u7 >> 7) | E7;
+        g7 &= (g7 << 7) | W7;
     }
+    let d9 = u9 & g9;
+    let d7 = u7 & g7;
     [h, v, d9, d7]
 }
 
@@ -342,6 +349,30 @@ pub(crate) fn stable(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn full_diagonals_match_the_lines() {
+        let mut x = 0x0bad_cafe_dead_beefu64;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let filled = x | x.rotate_left(17) | x.rotate_left(31);
+            let [_, _, d9, d7] = full_lines(filled);
+            let (mut r9, mut r7) = (0, 0);
+            for i in 0..15 {
+                let m = DIAG_LINES.0[i];
+                if filled & m == m {
+                    r9 |= m;
+                }
+                let m = DIAG_LINES.1[i];
+                if filled & m == m {
+                    r7 |= m;
+                }
+            }
+            assert_eq!((d9, d7), (r9, r7), "{filled:#x}");
+        }
+    }
 
     #[test]
     fn last_flip_matches_flips() {
