@@ -846,7 +846,7 @@ macro_rules! search_kernel {
     }
 
     /// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
-    /// windows that start around `guess` and widen on each failure: narrow windows prune far
+    /// windows that start around `guess` and widen by 2 on each failure: narrow windows prune far
     /// more than one wide window. Fail-soft: a score at or below `alpha` (at or above `beta`)
     /// is an upper (lower) bound, as for a search of the whole window.
     $(#[$tf])*
@@ -871,11 +871,11 @@ macro_rules! search_kernel {
             }
             if s <= a && a > alpha {
                 // The score is at most s.
-                w *= 2;
+                w += 2;
                 (a, b) = ((s - w).max(alpha), s + 1);
             } else if s >= b && b < beta {
                 // The score is at least s.
-                w *= 2;
+                w += 2;
                 (a, b) = (s - 1, (s + w).min(beta));
             } else {
                 return s;
