@@ -147,7 +147,7 @@ pub(crate) static RAYS_DOWN: [Rays; 64] = rays(false);
 ///
 /// The functions of this module give exactly the results of the portable [`legal_moves`] and
 /// [`flips`]; the crate's perft and the safe wrappers here use them when the CPU has the
-/// features ([`available`]).
+/// features ([`available`](avx2::available)).
 ///
 /// # Examples
 ///
