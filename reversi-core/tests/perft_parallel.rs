@@ -5,21 +5,8 @@ use reversi_core::perft::{perft_with, Convention, Kernel, PerftHash, PerftOption
 use reversi_core::Position;
 use std::sync::Mutex;
 
-fn table() -> Vec<(u32, [Option<u64>; 3])> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/data/perft.tsv"
-    ))
-    .unwrap_or_else(|_| include_str!("data/perft.tsv").to_string());
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("depth") && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            let get = |i: usize| f.get(i).and_then(|s| s.trim().parse().ok());
-            (f[0].parse().unwrap(), [get(1), get(2), get(3)])
-        })
-        .collect()
-}
+mod common;
+use common::table;
 
 const CONVENTIONS: [Convention; 3] = [Convention::Oeis, Convention::Edax, Convention::NoPass];
 
