@@ -31,8 +31,16 @@ pub fn wall_now() -> Millis {
 }
 
 /// A tokio deadline for a wall-clock instant.
-pub fn instant_of(deadline: Millis, now: Millis) -> Instant {
+fn instant_of(deadline: Millis, now: Millis) -> Instant {
     Instant::now() + Duration::from_millis(deadline.saturating_since(now).as_millis())
+}
+
+/// Sleeps until a `poll_timeout` deadline, or forever when there is none.
+pub async fn sleep_until_deadline(deadline: Option<Millis>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(instant_of(d, wall_now())).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Sends `v` to a connection, without waiting. Returns false when the connection is gone or
@@ -500,12 +508,7 @@ async fn run_local(
     let mut idle_armed = a.subs.is_empty();
     loop {
         let deadline = a.g.poll_timeout();
-        let timer = async {
-            match deadline {
-                Some(d) => tokio::time::sleep_until(instant_of(d, wall_now())).await,
-                None => std::future::pending().await,
-            }
-        };
+        let timer = sleep_until_deadline(deadline);
         tokio::select! {
             cmd = rx.recv() => {
                 let Some(cmd) = cmd else { break };

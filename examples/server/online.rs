@@ -31,7 +31,7 @@ use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::db::{Db, GameRecord, Loaded, Write};
-use crate::hub::{instant_of, wall_now, Hub, Out};
+use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{color_name, ClientMsg, Refusal};
 use crate::view::{board_json, clock_json};
 use crate::Config;
@@ -400,12 +400,7 @@ impl Actor {
         snapshot.tick().await;
         loop {
             let deadline = self.next_deadline();
-            let timer = async {
-                match deadline {
-                    Some(d) => tokio::time::sleep_until(instant_of(d, wall_now())).await,
-                    None => std::future::pending().await,
-                }
-            };
+            let timer = sleep_until_deadline(deadline);
             tokio::select! {
                 cmd = rx.recv() => {
                     let Some(cmd) = cmd else { break };
