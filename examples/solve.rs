@@ -1,5 +1,6 @@
 //! Exact endgame solver over an OBF file:
-//! `cargo run --release --example solve -- FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B]`.
+//! `cargo run --release --example solve -- FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B]
+//! [--hash-bits B]`.
 //!
 //! For each position it prints `#N empties=E score=+S move=M nodes=N time_s=T`, then
 //! `total nodes=.. time_s=.. nodes_per_s=..`. Scores follow the WOF convention (empty squares
@@ -11,6 +12,8 @@
 //! - `--threads N`: solve N positions at a time, each on one thread (each search is single
 //!   threaded; the total time is then the wall time of the whole run).
 //! - `--wld`: win/loss/draw only (score -1, 0 or +1).
+//! - `--hash-bits B`: an endgame table of 2^B entries per thread (default 22, that is 128 MiB;
+//!   clamped to 4..=30).
 //!
 //! When the file lists exact scores, each result is checked against the best listed score (its
 //! sign in WLD mode); a wrong one makes the program exit with status 1. A line that does not
@@ -24,7 +27,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: solve FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B]");
+    eprintln!("usage: solve FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B] [--hash-bits B]");
     ExitCode::from(2)
 }
 
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
     let mut convention = Convention::Wof;
     let mut first: Option<usize> = None;
     let mut range: Option<(usize, usize)> = None;
+    let mut hash_bits = 22u32;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -43,6 +47,10 @@ fn main() -> ExitCode {
                 _ => return usage(),
             },
             "--wld" => wld = true,
+            "--hash-bits" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => hash_bits = n,
+                None => return usage(),
+            },
             "--disc" => convention = Convention::DiscDifference,
             "--first" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => first = Some(n),
@@ -92,7 +100,7 @@ fn main() -> ExitCode {
     std::thread::scope(|scope| {
         for _ in 0..threads.min(jobs.len()).max(1) {
             scope.spawn(|| {
-                let mut solver = Solver::with_table_bits(22);
+                let mut solver = Solver::with_table_bits(hash_bits);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((n, line)) = jobs.get(i) else { break };
