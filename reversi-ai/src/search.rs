@@ -270,21 +270,57 @@ macro_rules! search_kernel {
 
 
 
-    /// Alpha-beta (PVS) on the Hard evaluation, `depth` plies.
+    /// The evaluation of the endgame's ordering searches, from the mover's view: mobility
+    /// (corners counted twice), potential mobility, corners and stable edge discs. Unlike the
+    /// Hard evaluation it has no square table: X- and C-square moves, often the best ones late
+    /// in the game, are not put last.
     $(#[$tf])*
-    pub(super) fn mid(sr: &mut Search<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    #[inline]
+    pub(super) fn order_eval(p: u64, o: u64) -> i32 {
+        let filled = p | o;
+        let mob = weighted_mobility(p, o) - weighted_mobility(o, p);
+        let near_empty = crate::bits::neighbours(!filled);
+        let pot = (o & near_empty).count_ones() as i32 - (p & near_empty).count_ones() as i32;
+        let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+        let stable = if filled & CORNERS != 0 {
+            edge_stable(p, o).count_ones() as i32 - edge_stable(o, p).count_ones() as i32
+        } else {
+            0
+        };
+        let [wm, wp, wc, ws] = ORDER_EVAL;
+        wm * mob + wp * pot + wc * corners + ws * stable
+    }
+
+    /// The evaluation at the leaves of [`mid`]: the Hard evaluation, or [`order_eval`] in the
+    /// endgame's ordering searches (`ORD`).
+    $(#[$tf])*
+    #[inline]
+    pub(super) fn leaf<const ORD: bool>(p: u64, o: u64) -> i32 {
+        if ORD {
+            order_eval(p, o)
+        } else {
+            hard(p, o)
+        }
+    }
+
+    /// Alpha-beta (PVS), `depth` plies, on the Hard evaluation, or on [`order_eval`] when `ORD`
+    /// (the endgame's ordering searches). The two kinds keep their scores apart in the table:
+    /// an ordering search files a position (`p`, `o`) under the key (`p | o`, `o`), which no
+    /// position has.
+    $(#[$tf])*
+    pub(super) fn mid<const ORD: bool>(sr: &mut Search<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if sr.tick() {
             return 0;
         }
         if depth == 0 {
-            return hard(p, o);
+            return leaf::<ORD>(p, o);
         }
         let moves = legal(p, o);
         if moves == 0 {
             if legal(o, p) == 0 {
                 return Search::mid_terminal(p, o);
             }
-            return -mid(sr, o, p, depth - 1, -beta, -alpha);
+            return -mid::<ORD>(sr, o, p, depth - 1, -beta, -alpha);
         }
         if depth == 1 {
             let mut best = -INF;
@@ -294,7 +330,7 @@ macro_rules! search_kernel {
                 mm &= mm - 1;
                 let f = flips(p, o, sq);
                 sr.nodes += 1;
-                let s = -hard(o ^ f, p ^ f ^ (1 << sq));
+                let s = -leaf::<ORD>(o ^ f, p ^ f ^ (1 << sq));
                 if s > best {
                     best = s;
                     if s >= beta {
@@ -304,8 +340,9 @@ macro_rules! search_kernel {
             }
             return best;
         }
+        let key = if ORD { (p | o, o) } else { (p, o) };
         let mut tt_mv = NO_MOVE;
-        if let Some(e) = sr.mid_tt.probe(p, o) {
+        if let Some(e) = sr.mid_tt.probe(key.0, key.1) {
             tt_mv = e.mv;
             if u32::from(e.depth) >= depth {
                 let (l, u) = (i32::from(e.lower), i32::from(e.upper));
@@ -339,11 +376,11 @@ macro_rules! search_kernel {
             let m = list.m[i];
             let (np, no) = child(p, o, &m);
             let s = if i == 0 {
-                -mid(sr, np, no, depth - 1, -beta, -alpha)
+                -mid::<ORD>(sr, np, no, depth - 1, -beta, -alpha)
             } else {
-                let s = -mid(sr, np, no, depth - 1, -alpha - 1, -alpha);
+                let s = -mid::<ORD>(sr, np, no, depth - 1, -alpha - 1, -alpha);
                 if s > alpha && s < beta && !sr.aborted {
-                    -mid(sr, np, no, depth - 1, -beta, -alpha)
+                    -mid::<ORD>(sr, np, no, depth - 1, -beta, -alpha)
                 } else {
                     s
                 }
@@ -362,7 +399,7 @@ macro_rules! search_kernel {
                 }
             }
         }
-        sr.mid_tt.store(p, o, depth, alpha0, beta, best, best_mv);
+        sr.mid_tt.store(key.0, key.1, depth, alpha0, beta, best, best_mv);
         best
     }
 
@@ -383,11 +420,11 @@ macro_rules! search_kernel {
             let f = flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let s = if all_exact || i == 0 {
-                -mid(sr, np, no, depth - 1, -INF, INF)
+                -mid::<false>(sr, np, no, depth - 1, -INF, INF)
             } else {
-                let s = -mid(sr, np, no, depth - 1, -alpha - 1, -alpha);
+                let s = -mid::<false>(sr, np, no, depth - 1, -alpha - 1, -alpha);
                 if s > alpha && !sr.aborted {
-                    -mid(sr, np, no, depth - 1, -INF, -alpha)
+                    -mid::<false>(sr, np, no, depth - 1, -INF, -alpha)
                 } else {
                     s
                 }
@@ -693,7 +730,7 @@ macro_rules! search_kernel {
                 s += tp[6];
             }
             if sort_depth > 0 {
-                let v = -mid(sr, np, no, sort_depth - 1, -INF, INF);
+                let v = -mid::<true>(sr, np, no, sort_depth - 1, -INF, INF);
                 s += v * tp[7];
             }
             m.score = s;
@@ -830,7 +867,7 @@ macro_rules! search_kernel {
         end(sr, p, o, alpha, beta, empties)
     }
 
-    /// Orders root moves for the endgame by a midgame search of moderate depth.
+    /// Orders root moves for the endgame by an ordering search ([`mid`] on [`order_eval`]) of moderate depth.
     $(#[$tf])*
     pub(super) fn order_root_end(sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
         let empties = (!(p | o)).count_ones();
@@ -839,7 +876,7 @@ macro_rules! search_kernel {
         let depth = empties.saturating_sub(12).clamp(1, 8);
         for m in &mut list.m[..list.n] {
             let (np, no) = child(p, o, m);
-            m.score = -mid(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
+            m.score = -mid::<true>(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
         }
         list.sort();
         list.m[..list.n].iter().map(|m| m.sq).collect()
@@ -954,7 +991,10 @@ search_kernel!(
 /// midgame search, the empties per extra ply of that search and its maximum plies, then the
 /// weights of opponent mobility, own stable edge discs, potential mobility, parity and the
 /// shallow-search score.
-const ORDER: [i32; 8] = [16, 2, 4, 1 << 12, 1 << 9, 1 << 5, 1 << 6, 1 << 6];
+const ORDER: [i32; 8] = [14, 1, 4, 1 << 12, 1 << 9, 1 << 5, 1 << 6, 192];
+
+/// Weights of [`avx2::order_eval`]: mobility, potential mobility, corners and stable edge discs.
+const ORDER_EVAL: [i32; 4] = [16, 4, 20, 20];
 
 #[cfg(test)]
 mod tests {

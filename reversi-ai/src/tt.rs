@@ -21,7 +21,7 @@ pub(crate) const NO_MOVE: u8 = 64;
 struct Bucket([Entry; 2]);
 
 pub(crate) struct TransTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     mask: usize,
     gen: u8,
 }
@@ -37,8 +37,9 @@ impl TransTable {
     /// A table of `2^bits` entries (32 bytes each, in buckets of two).
     pub fn new(bits: u32) -> TransTable {
         let n = 1usize << (bits.clamp(4, 30) - 1);
+        let buckets = Buckets::new(n);
         TransTable {
-            buckets: vec![Bucket::default(); n],
+            buckets,
             mask: n - 1,
             gen: 1,
         }
@@ -140,5 +141,137 @@ impl TransTable {
             mv,
             gen,
         };
+    }
+}
+
+/// The bucket array: zeroed memory that, on Linux, is mapped fresh and aligned to 2 MiB, with the
+/// kernel asked to back it with transparent huge pages (a probe then rarely misses the TLB).
+struct Buckets {
+    ptr: core::ptr::NonNull<Bucket>,
+    len: usize,
+    /// The mapping to release on drop (start, length), when the memory came from `mmap`.
+    map: Option<(usize, usize)>,
+}
+
+// SAFETY: `Buckets` owns its memory exclusively, as a `Vec` would.
+unsafe impl Send for Buckets {}
+// SAFETY: shared access only reads.
+unsafe impl Sync for Buckets {}
+
+#[cfg(target_os = "linux")]
+mod sys {
+    use core::ffi::c_void;
+    pub const HUGE_PAGE: usize = 1 << 21;
+    const PROT_READ: i32 = 1;
+    const PROT_WRITE: i32 = 2;
+    const MAP_PRIVATE: i32 = 2;
+    const MAP_ANONYMOUS: i32 = 0x20;
+    const MADV_HUGEPAGE: i32 = 14;
+    unsafe extern "C" {
+        fn mmap(
+            addr: *mut c_void,
+            len: usize,
+            prot: i32,
+            flags: i32,
+            fd: i32,
+            off: i64,
+        ) -> *mut c_void;
+        fn munmap(addr: *mut c_void, len: usize) -> i32;
+        fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
+    }
+
+    /// Maps `size` zeroed bytes aligned to a huge page: (aligned start, mapping start, mapping
+    /// length), or `None` when the kernel refuses.
+    pub fn map(size: usize) -> Option<(usize, usize, usize)> {
+        let len = size.checked_add(HUGE_PAGE)?;
+        // SAFETY: an anonymous private mapping with no address hint touches no existing memory.
+        let base = unsafe {
+            mmap(
+                core::ptr::null_mut(),
+                len,
+                PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base as isize == -1 || base.is_null() {
+            return None;
+        }
+        let start = (base as usize + HUGE_PAGE - 1) & !(HUGE_PAGE - 1);
+        // SAFETY: the range lies inside the mapping just made; the advice changes no content and
+        // its failure only costs speed.
+        let _ = unsafe { madvise(start as *mut c_void, size, MADV_HUGEPAGE) };
+        Some((start, base as usize, len))
+    }
+
+    /// Releases a mapping made by [`map`].
+    pub fn unmap(base: usize, len: usize) {
+        // SAFETY: (`base`, `len`) is a mapping made by `map` and no longer referenced.
+        let _ = unsafe { munmap(base as *mut c_void, len) };
+    }
+}
+
+impl Buckets {
+    fn layout(len: usize) -> std::alloc::Layout {
+        std::alloc::Layout::array::<Bucket>(len).expect("table size fits memory")
+    }
+
+    fn new(len: usize) -> Buckets {
+        let layout = Self::layout(len);
+        #[cfg(target_os = "linux")]
+        if layout.size() >= sys::HUGE_PAGE {
+            if let Some((start, base, map_len)) = sys::map(layout.size()) {
+                if let Some(ptr) = core::ptr::NonNull::new(start as *mut Bucket) {
+                    // Fresh anonymous memory reads as zeros: all buckets are empty.
+                    return Buckets {
+                        ptr,
+                        len,
+                        map: Some((base, map_len)),
+                    };
+                }
+            }
+        }
+        // SAFETY: the layout has a non-zero size (at least 8 buckets); all-zero bytes are a valid
+        // empty `Bucket`.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+        let Some(ptr) = core::ptr::NonNull::new(raw) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        Buckets {
+            ptr,
+            len,
+            map: None,
+        }
+    }
+}
+
+impl core::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` points to `len` initialised buckets owned by `self`.
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl core::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as in `deref`, and `&mut self` is exclusive.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        match self.map {
+            #[cfg(target_os = "linux")]
+            Some((base, len)) => sys::unmap(base, len),
+            #[cfg(not(target_os = "linux"))]
+            Some(_) => {}
+            // SAFETY: allocated in `new` with this layout.
+            None => unsafe {
+                std::alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len))
+            },
+        }
     }
 }
