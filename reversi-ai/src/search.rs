@@ -1060,4 +1060,21 @@ mod tests {
             assert!(results.windows(2).all(|w| w[0] == w[1]), "{results:?}");
         }
     }
+
+    #[test]
+    fn ordering_searches_do_not_leak_into_hard_searches() {
+        let stop = AtomicBool::new(false);
+        for (p, o) in random_positions(6, 30, 0x9e37_79b9_7f4a_7c15) {
+            let hard_only = {
+                let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
+                let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+                portable::mid::<false>(&mut s, p, o, 5, -INF, INF)
+            };
+            let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
+            let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+            let ordering = portable::mid::<true>(&mut s, p, o, 5, -INF, INF);
+            let after = portable::mid::<false>(&mut s, p, o, 5, -INF, INF);
+            assert_eq!(after, hard_only, "ordering score {ordering} leaked");
+        }
+    }
 }
