@@ -700,9 +700,10 @@ macro_rules! search_kernel {
         best
     }
 
-    /// Scores moves for ordering in the endgame.
+    /// Scores moves for ordering in the endgame (the table move, tried before any ordering, is not
+    /// in the list).
     $(#[$tf])*
-    pub(super) fn order_end(sr: &mut Search<'_>, p: u64, o: u64, list: &mut MoveList, tt_mv: u8, empties: u32) {
+    pub(super) fn order_end(sr: &mut Search<'_>, p: u64, o: u64, list: &mut MoveList, empties: u32) {
         let odd = odd_empties(!(p | o));
         let tp = &ORDER;
         let deep_min = tp[0] as u32;
@@ -713,10 +714,6 @@ macro_rules! search_kernel {
         };
         for m in &mut list.m[..list.n] {
             let (np, no) = child(p, o, m);
-            if m.sq == tt_mv {
-                m.score = 1 << 30;
-                continue;
-            }
             if np == 0 {
                 m.score = 1 << 29; // wipe-out
                 continue;
@@ -823,7 +820,7 @@ macro_rules! search_kernel {
                     }
                 }
             }
-            order_end(sr, p, o, &mut list, NO_MOVE, empties);
+            order_end(sr, p, o, &mut list, empties);
             for i in 0..list.n {
                 list.pick(i);
                 let m = list.m[i];
