@@ -705,10 +705,8 @@ macro_rules! search_kernel {
     $(#[$tf])*
     pub(super) fn order_end(sr: &mut Search<'_>, p: u64, o: u64, list: &mut MoveList, empties: u32) {
         let odd = odd_empties(!(p | o));
-        let tp = &ORDER;
-        let deep_min = tp[0] as u32;
-        let sort_depth = if empties >= deep_min {
-            ((empties - deep_min) / tp[1] as u32 + 1).min(tp[2] as u32)
+        let sort_depth = if empties >= ORDER_SEARCH_MIN {
+            (empties - ORDER_SEARCH_MIN + 1).min(ORDER_SEARCH_MAX)
         } else {
             0
         };
@@ -719,16 +717,17 @@ macro_rules! search_kernel {
                 continue;
             }
             let mob = weighted_mobility(np, no);
-            let mut s = -mob * tp[3];
-            s += (stable_corner_edge(no, np)) * tp[4];
+            let [w_mob, w_stable, w_pot, w_parity, w_search] = ORDER_WEIGHTS;
+            let mut s = -mob * w_mob;
+            s += stable_corner_edge(no, np) * w_stable;
             let near_empty = crate::bits::neighbours(!(np | no));
-            s -= (no & near_empty).count_ones() as i32 * tp[5];
+            s -= (no & near_empty).count_ones() as i32 * w_pot;
             if odd >> m.sq & 1 == 1 {
-                s += tp[6];
+                s += w_parity;
             }
             if sort_depth > 0 {
                 let v = -mid::<true>(sr, np, no, sort_depth - 1, -INF, INF);
-                s += v * tp[7];
+                s += v * w_search;
             }
             m.score = s;
         }
@@ -984,11 +983,14 @@ search_kernel!(
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 );
 
-/// Weights of endgame move ordering: the empties from which moves are also ordered by a shallow
-/// midgame search, the empties per extra ply of that search and its maximum plies, then the
-/// weights of opponent mobility, own stable edge discs, potential mobility, parity and the
-/// shallow-search score.
-const ORDER: [i32; 8] = [14, 1, 4, 1 << 12, 1 << 9, 1 << 5, 1 << 6, 192];
+/// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
+/// at `ORDER_SEARCH_MIN` empties and one more per extra empty...
+const ORDER_SEARCH_MIN: u32 = 14;
+/// ... up to this many plies.
+const ORDER_SEARCH_MAX: u32 = 4;
+/// Weights of endgame move ordering: the opponent's mobility, own stable edge discs, potential
+/// mobility, parity and the ordering search's score.
+const ORDER_WEIGHTS: [i32; 5] = [1 << 12, 1 << 9, 1 << 5, 1 << 6, 192];
 
 /// Weights of [`avx2::order_eval`]: mobility, potential mobility, corners and stable edge discs.
 const ORDER_EVAL: [i32; 4] = [16, 4, 20, 20];
