@@ -184,13 +184,12 @@ fn decimal(part: &str, unit: u64) -> Result<u64, ParseTimeError> {
     if !is_digits(frac) {
         return Err(non_numeric());
     }
-    // Digits past the ninth change the result by less than unit / 10^9 <= 0.00006 ms, and the
-    // first nine give a multiple of unit / 10^9 that is at least that far below the next whole
-    // millisecond, so dropping them never changes the rounded-down result.
-    let digits = &frac[..frac.len().min(9)];
-    let scale = 10u64.pow(u32::try_from(digits.len()).unwrap_or(9));
-    let f: u64 = digits.parse().map_err(|_| non_numeric())?;
-    // f < 10^9 and unit <= 60_000: the product fits in u64.
-    let frac_ms = f * unit / scale;
+    // Exact for any number of digits: with g the rounded-down product of `unit` and the digits
+    // after d, the one for d and its followers is (unit * d + g) / 10 rounded down. Every value
+    // stays below 10 * unit.
+    let frac_ms = frac
+        .bytes()
+        .rev()
+        .fold(0, |g, d| (unit * u64::from(d - b'0') + g) / 10);
     int_ms.checked_add(frac_ms).ok_or(ParseTimeError::Overflow)
 }

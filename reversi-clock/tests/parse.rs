@@ -30,6 +30,9 @@ fn table() {
         ("0.25", Ok(15_000)),
         ("0.001", Ok(60)),
         ("0.00001", Err(NotPositive)), // 0.6 ms rounds down to zero
+        // 1.000014 ms: digits past the ninth can carry the result over a whole millisecond.
+        ("0.0000166669", Ok(1)),
+        ("1.0000166669", Ok(60_001)),
         ("90", Ok(5_400_000)),
         ("007", Ok(420_000)),
         ("5:3", Ok(303_000)),
