@@ -153,8 +153,8 @@ fn whole(part: &str) -> Result<u64, ParseTimeError> {
 
 /// Seconds below 60, possibly with a fraction, in milliseconds.
 fn seconds(part: &str) -> Result<u64, ParseTimeError> {
-    let whole_secs = whole(part.split_once('.').map_or(part, |(w, _)| w))?;
     let ms = decimal(part, 1_000)?;
+    let whole_secs = ms / 1_000;
     if whole_secs >= 60 {
         return Err(ParseTimeError::SecondsOutOfRange {
             seconds: whole_secs,

@@ -63,6 +63,10 @@ fn table() {
         ("-", non_numeric("-")),
         ("-x", non_numeric("x")),
         ("1:2.5:00", non_numeric("2.5")),
+        // The whole part is named, as for minutes, wherever the fault is in it.
+        ("5:3x.5", non_numeric("3x.5")),
+        ("5:30.x", non_numeric("30.x")),
+        ("3x.5", non_numeric("3x.5")),
         ("٥", non_numeric("٥")),
         ("1:2:3:4", Err(TooManyParts { parts: 4 })),
         ("::::", Err(TooManyParts { parts: 5 })),
