@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use reversi::clock::{Clock, ClockEvent, Millis, Span, TimeControl};
+use reversi::clock::{Clock, Millis, Span, TimeControl};
 use reversi::core::{Color, Error, Game, Move, Outcome, Square, Turn};
 use serde::{Deserialize, Serialize};
 
@@ -187,6 +187,15 @@ pub fn side(color: Color) -> usize {
     color.index()
 }
 
+/// The colour of a clock side.
+fn color_of(side: usize) -> Color {
+    if side == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
 impl Match {
     /// A new game from the start position; black's clock runs from `now`.
     pub fn new(settings: Settings, now: Millis) -> Match {
@@ -223,29 +232,14 @@ impl Match {
             return None;
         }
         self.clock.handle_timeout(now);
-        let mut ended = None;
-        while let Some(event) = self.clock.poll_event() {
-            if let ClockEvent::Flagged { side, .. } = event {
-                let loser = if side == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                ended = Some(End::Time { loser });
-            }
-        }
-        if let Some((flagged, _)) = self.clock.flagged() {
-            let loser = if flagged == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            ended = Some(End::Time { loser });
-        }
-        if ended.is_some() {
-            self.end = ended;
-        }
-        ended
+        // A flag that falls now is also the clock's state: the events add nothing to it.
+        while self.clock.poll_event().is_some() {}
+        let (flagged, _) = self.clock.flagged()?;
+        let end = End::Time {
+            loser: color_of(flagged),
+        };
+        self.end = Some(end);
+        Some(end)
     }
 
     /// Plays `square` for the side to move at `now` (the computer's move, or a person's),
@@ -263,12 +257,9 @@ impl Match {
             self.clock.switch(now, side(next))
         {
             let _ = self.game.undo();
-            let loser = if side == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            self.end = Some(End::Time { loser });
+            self.end = Some(End::Time {
+                loser: color_of(side),
+            });
             return Err(Refused::Over);
         }
         if let Some(outcome) = turn.outcome {
