@@ -179,9 +179,9 @@ impl TryFrom<ClockData> for Clock {
 
     fn try_from(d: ClockData) -> Result<Clock, ClockError> {
         let n = d.sides.len();
-        let bad = |what: &str| Err(ClockError::InvalidState(what.to_owned()));
+        let invalid = |what: String| Err(ClockError::InvalidState(what));
         if n == 0 {
-            return bad("a clock needs at least one side");
+            return invalid("a clock needs at least one side".to_owned());
         }
         let phase_side = match d.phase {
             Phase::NotStarted | Phase::Stopped { side: None, .. } => None,
@@ -192,11 +192,19 @@ impl TryFrom<ClockData> for Clock {
                 side: Some(side), ..
             } => Some(side),
         };
-        if phase_side.is_some_and(|s| s >= n) {
-            return bad("the side to move does not exist");
+        if let Some(side) = phase_side.filter(|&s| s >= n) {
+            return invalid(format!(
+                "the phase names side {side} on a clock of {n} sides"
+            ));
         }
-        if d.history.iter().any(|r| r.side >= n || r.sides.len() != n) {
-            return bad("the history does not match the number of sides");
+        let mismatch = |r: &&Record| r.side >= n || r.sides.len() != n;
+        if let Some((i, r)) = d.history.iter().enumerate().find(|(_, r)| mismatch(r)) {
+            return invalid(format!(
+                "switch {i} of the history names side {} with the times of {} sides, on a \
+                 clock of {n} sides",
+                r.side,
+                r.sides.len()
+            ));
         }
         Ok(Clock {
             control: d.control,

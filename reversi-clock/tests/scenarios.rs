@@ -628,17 +628,44 @@ fn inconsistent_saved_state_is_refused() {
     clock.switch(at(1), 0).unwrap();
     let good = serde_json::to_value(&clock).unwrap();
 
+    let refusal = |bad: serde_json::Value| match serde_json::from_value::<Clock>(bad) {
+        Ok(clock) => panic!("an inconsistent state was loaded: {clock:?}"),
+        Err(e) => e.to_string(),
+    };
+
     let mut bad = good.clone();
     bad["phase"]["side"] = 2.into();
-    assert!(serde_json::from_value::<Clock>(bad).is_err());
+    assert_eq!(
+        refusal(bad),
+        "invalid clock state: the phase names side 2 on a clock of 2 sides"
+    );
 
     let mut bad = good.clone();
     bad["sides"] = serde_json::json!([]);
-    assert!(serde_json::from_value::<Clock>(bad).is_err());
+    assert_eq!(
+        refusal(bad),
+        "invalid clock state: a clock needs at least one side"
+    );
 
     let mut bad = good.clone();
     bad["history"][0]["side"] = 7.into();
-    assert!(serde_json::from_value::<Clock>(bad).is_err());
+    assert_eq!(
+        refusal(bad),
+        "invalid clock state: switch 0 of the history names side 7 with the times of 2 sides, \
+         on a clock of 2 sides"
+    );
+
+    let mut bad = good.clone();
+    let times = bad["history"][0]["sides"][0].clone();
+    bad["history"][0]["sides"]
+        .as_array_mut()
+        .unwrap()
+        .push(times);
+    assert_eq!(
+        refusal(bad),
+        "invalid clock state: switch 0 of the history names side 1 with the times of 3 sides, \
+         on a clock of 2 sides"
+    );
 
     assert_eq!(serde_json::from_value::<Clock>(good).unwrap(), clock);
 }
