@@ -325,6 +325,20 @@ fn a_game_is_saved_and_resumed() {
 }
 
 #[test]
+fn a_game_against_the_computer_is_resumed_at_its_level() {
+    let save = temp_save("resume-level");
+    run_script(&save, &["--opponent", "hard", "--seed", "5"], "quit\n");
+    let json = std::fs::read_to_string(&save).unwrap();
+    assert!(json.contains("\"computer\": \"hard\""), "{json}");
+
+    let out = run_script(&save, &[], "quit\n");
+    assert!(
+        out.contains("reversi: you (black) against the computer (hard)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_player_loses_on_time() {
     let save = temp_save("time");
     // One second each: black does not move, and the program says so by itself.

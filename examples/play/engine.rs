@@ -1,7 +1,6 @@
 //! The computer opponent as the game sees it: a level, a search on a background thread that the
 //! UI polls (and can stop), and move hints.
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
@@ -10,59 +9,9 @@ use std::time::{Duration, Instant};
 
 use reversi::ai;
 use reversi::core::{Position, Square};
-use serde::{Deserialize, Serialize};
 
-/// The computer's level.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Easy.
-    Easy,
-    /// Normal.
-    Normal,
-    /// Hard.
-    Hard,
-}
-
-impl Level {
-    /// Every level, easiest first.
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Level::Easy => "easy",
-            Level::Normal => "normal",
-            Level::Hard => "hard",
-        })
-    }
-}
-
-impl std::str::FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "easy" => Ok(Level::Easy),
-            "normal" => Ok(Level::Normal),
-            "hard" => Ok(Level::Hard),
-            _ => Err(format!(
-                "{s:?} is not a level (expected easy, normal or hard)"
-            )),
-        }
-    }
-}
-
-impl Level {
-    /// The engine level of `reversi-ai`.
-    pub fn ai(self) -> ai::Level {
-        match self {
-            Level::Easy => ai::Level::Easy,
-            Level::Normal => ai::Level::Normal,
-            Level::Hard => ai::Level::Hard,
-        }
-    }
-}
+/// The computer's level: `reversi-ai`'s, with its names (`easy`, `normal`, `hard`).
+pub use reversi::ai::Level;
 
 /// The computer thinking about one move on a background thread ([`ai::SearchHandle`]). The
 /// UI polls it; dropping it stops the search and forgets its result.
@@ -87,7 +36,7 @@ impl Thinking {
             limits.nodes = Some(REPRODUCIBLE_NODES);
         }
         limits.time = budget;
-        let engine = level.ai().engine(seed);
+        let engine = level.engine(seed);
         Thinking {
             handle: Some(ai::SearchHandle::spawn(engine, pos, limits)),
         }

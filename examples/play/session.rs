@@ -17,7 +17,23 @@ pub enum Opponent {
     /// A second person at the same keyboard.
     Human,
     /// The computer at a level.
-    Computer(Level),
+    Computer(#[serde(with = "level_name")] Level),
+}
+
+/// A level in a save file: its name, written and read by `reversi-ai`'s `Display` and `FromStr`.
+mod level_name {
+    use super::Level;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    /// Writes the level's name.
+    pub fn serialize<S: Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(level)
+    }
+
+    /// Reads a level's name.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
+    }
 }
 
 impl fmt::Display for Opponent {
