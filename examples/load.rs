@@ -31,6 +31,8 @@ struct Args {
     ramp_per_sec: u64,
 }
 
+const USAGE: &str = "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S]";
+
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         addr: "127.0.0.1:8080".parse().expect("an address"),
@@ -46,16 +48,13 @@ fn parse_args() -> Result<Args, String> {
             "--addr" => a.addr = val()?.parse().map_err(|e| format!("--addr: {e}"))?,
             "--games" => a.games = val()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--think-ms" => {
-                a.think = Duration::from_millis(val()?.parse().map_err(|e| format!("{e}"))?)
+                a.think =
+                    Duration::from_millis(val()?.parse().map_err(|e| format!("--think-ms: {e}"))?)
             }
             "--seconds" => a.seconds = val()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--ramp" => a.ramp_per_sec = val()?.parse().map_err(|e| format!("--ramp: {e}"))?,
-            _ => {
-                return Err(
-                    "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S]"
-                        .into(),
-                )
-            }
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
     if !a.addr.ip().is_loopback() {
@@ -168,7 +167,7 @@ async fn play(
                 if v["to_move"] == color.as_str() && version > moved_at_version && !legal.is_empty()
                 {
                     let ms = think.as_millis() as u64;
-                    let wait = rng.gen_range(ms / 2..=ms + ms / 2);
+                    let wait = rng.gen_range(ms / 2..=ms.saturating_add(ms / 2));
                     tokio::time::sleep(Duration::from_millis(wait)).await;
                     if Instant::now() >= stop_at {
                         return Ok(());
@@ -223,8 +222,11 @@ fn main() {
         let stats = Arc::new(Stats::default());
         let inflight: InFlight = Arc::new(Mutex::new(HashMap::new()));
         let start = Instant::now();
-        let stop_at = start + Duration::from_secs(args.seconds);
-        let clients = args.games * 2;
+        let Some(stop_at) = start.checked_add(Duration::from_secs(args.seconds)) else {
+            eprintln!("--seconds {}: too long", args.seconds);
+            std::process::exit(2);
+        };
+        let clients = args.games.saturating_mul(2);
         println!(
             "load: {} games ({} connections) against {}, think {} ms, at most {} s",
             args.games,
@@ -233,7 +235,7 @@ fn main() {
             args.think.as_millis(),
             args.seconds
         );
-        let mut tasks = Vec::with_capacity(clients);
+        let mut tasks = Vec::new();
         let gap = Duration::from_micros(1_000_000 / args.ramp_per_sec.max(1));
         for i in 0..clients {
             tasks.push(tokio::spawn(player(
