@@ -55,7 +55,8 @@ pub enum ParseTimeError {
 ///
 /// - `10` and `10:00` mean 10 minutes; `5:30` and `5.5` mean 5 minutes 30 seconds;
 /// - `1:30:00` (`h:mm:ss`) means an hour and a half;
-/// - the seconds may have a fraction (`0:09.5`), so that every [`Span`]'s `Display` parses back;
+/// - the seconds may have a fraction (`0:09.5`), so that every nonzero [`Span`]'s `Display`
+///   parses back (zero, `0:00`, is refused);
 /// - surrounding spaces are ignored.
 ///
 /// Decimals are converted with integer arithmetic, rounding down to whole milliseconds.
