@@ -209,6 +209,50 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The principal-variation loop over an ordered move list, shared by the midgame and endgame
+/// searches: a move is searched with the full window when `$full(i)` holds, otherwise with a null
+/// window first and again with the full window if it lands inside. `$search(np, no, a, b)` is
+/// the negated child search. Updates `$best`, `$best_mv` and `$alpha`, stops at a beta cutoff,
+/// and makes the enclosing function return 0 once the search is aborted.
+macro_rules! pvs_loop {
+    ($sr:ident, $list:ident, $p:ident, $o:ident, $alpha:ident, $beta:ident, $best:ident, $best_mv:ident,
+     |$i:ident| $full:expr, |$np:ident, $no:ident, $a:ident, $b:ident| $search:expr) => {
+        for $i in 0..$list.n {
+            $list.pick($i);
+            let m = $list.m[$i];
+            let ($np, $no) = child($p, $o, &m);
+            let s = if $full {
+                let ($a, $b) = (-$beta, -$alpha);
+                $search
+            } else {
+                let s = {
+                    let ($a, $b) = (-$alpha - 1, -$alpha);
+                    $search
+                };
+                if s > $alpha && s < $beta && !$sr.aborted {
+                    let ($a, $b) = (-$beta, -$alpha);
+                    $search
+                } else {
+                    s
+                }
+            };
+            if $sr.aborted {
+                return 0;
+            }
+            if s > $best {
+                $best = s;
+                $best_mv = m.sq;
+                if s > $alpha {
+                    $alpha = s;
+                    if s >= $beta {
+                        break;
+                    }
+                }
+            }
+        }
+    };
+}
+
 /// The search routines, compiled once per movegen kernel: `$legal` and `$flips` are inlined, and
 /// the attributes (`#[target_feature]`) apply to every routine, so that a feature check happens
 /// once at the root.
@@ -371,34 +415,8 @@ macro_rules! search_kernel {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
-        for i in 0..list.n {
-            list.pick(i);
-            let m = list.m[i];
-            let (np, no) = child(p, o, &m);
-            let s = if i == 0 {
-                -mid::<ORD>(sr, np, no, depth - 1, -beta, -alpha)
-            } else {
-                let s = -mid::<ORD>(sr, np, no, depth - 1, -alpha - 1, -alpha);
-                if s > alpha && s < beta && !sr.aborted {
-                    -mid::<ORD>(sr, np, no, depth - 1, -beta, -alpha)
-                } else {
-                    s
-                }
-            };
-            if sr.aborted {
-                return 0;
-            }
-            if s > best {
-                best = s;
-                best_mv = m.sq;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        pvs_loop!(sr, list, p, o, alpha, beta, best, best_mv, |i| i == 0,
+            |np, no, a, b| -mid::<ORD>(sr, np, no, depth - 1, a, b));
         sr.mid_tt.store(key.0, key.1, depth, alpha0, beta, best, best_mv);
         best
     }
@@ -820,34 +838,8 @@ macro_rules! search_kernel {
                 }
             }
             order_end(sr, p, o, &mut list, empties);
-            for i in 0..list.n {
-                list.pick(i);
-                let m = list.m[i];
-                let (np, no) = child(p, o, &m);
-                let s = if (i == 0 && first) || !pv_node {
-                    -end(sr, np, no, -beta, -alpha, empties - 1)
-                } else {
-                    let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
-                    if s > alpha && s < beta && !sr.aborted {
-                        -end(sr, np, no, -beta, -alpha, empties - 1)
-                    } else {
-                        s
-                    }
-                };
-                if sr.aborted {
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    best_mv = m.sq;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
+            pvs_loop!(sr, list, p, o, alpha, beta, best, best_mv, |i| (i == 0 && first) || !pv_node,
+                |np, no, a, b| -end(sr, np, no, a, b, empties - 1));
         }
         if use_tt {
             sr.end_tt
