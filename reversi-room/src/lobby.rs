@@ -276,7 +276,7 @@ struct Invite {
 /// # Ok::<(), RoomError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game", from = "LobbyData<G>")]
+#[serde(bound = "G: Game", try_from = "LobbyData<G>")]
 pub struct Lobby<G: Game> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
@@ -294,7 +294,8 @@ pub struct Lobby<G: Game> {
     index: Index,
 }
 
-/// The serialised shape of a [`Lobby`], whose deadline index is rebuilt when it is read.
+/// The serialised shape of a [`Lobby`], whose deadline index is rebuilt when it is read, and whose
+/// game kinds are checked as [`Lobby::with_settings`] checks them.
 #[derive(Deserialize)]
 #[serde(bound = "G: Game")]
 struct LobbyData<G: Game> {
@@ -311,8 +312,11 @@ struct LobbyData<G: Game> {
     events: VecDeque<LobbyEvent<G::Action>>,
 }
 
-impl<G: Game> From<LobbyData<G>> for Lobby<G> {
-    fn from(d: LobbyData<G>) -> Lobby<G> {
+impl<G: Game> TryFrom<LobbyData<G>> for Lobby<G> {
+    type Error = String;
+
+    fn try_from(d: LobbyData<G>) -> Result<Lobby<G>, String> {
+        two_seat_kinds(&d.kinds)?;
         let mut lobby = Lobby {
             settings: d.settings,
             kinds: d.kinds,
@@ -328,7 +332,18 @@ impl<G: Game> From<LobbyData<G>> for Lobby<G> {
             index: Index::default(),
         };
         lobby.index = lobby.rebuilt_index();
-        lobby
+        Ok(lobby)
+    }
+}
+
+/// Every game kind of a lobby must have two seats: matches pair two guests.
+fn two_seat_kinds<G: Game>(kinds: &BTreeMap<String, G>) -> Result<(), String> {
+    match kinds.iter().find(|(_, game)| game.seats() != 2) {
+        Some((name, game)) => Err(format!(
+            "game kind {name:?} has {} seats: a lobby plays two-seat games",
+            game.seats()
+        )),
+        None => Ok(()),
     }
 }
 
@@ -369,6 +384,10 @@ impl<G: Game> Lobby<G> {
     /// A lobby for the given game kinds (a name and the state each game starts from), with the
     /// default [`LobbySettings`].
     ///
+    /// # Panics
+    ///
+    /// If a kind is not a two-seat game: matches pair two guests.
+    ///
     /// # Examples
     ///
     /// ```
@@ -381,6 +400,10 @@ impl<G: Game> Lobby<G> {
     }
 
     /// A lobby with the given settings.
+    ///
+    /// # Panics
+    ///
+    /// If a kind is not a two-seat game: matches pair two guests.
     ///
     /// # Examples
     ///
@@ -395,9 +418,14 @@ impl<G: Game> Lobby<G> {
         settings: LobbySettings,
         kinds: impl IntoIterator<Item = (String, G)>,
     ) -> Lobby<G> {
+        let kinds: BTreeMap<String, G> = kinds.into_iter().collect();
+        // Checked here, not when a guest's queue or invite first creates a room of the kind.
+        if let Err(why) = two_seat_kinds(&kinds) {
+            panic!("{why}");
+        }
         Lobby {
             settings,
-            kinds: kinds.into_iter().collect(),
+            kinds,
             guests: BTreeMap::new(),
             queues: BTreeMap::new(),
             invites: BTreeMap::new(),
@@ -1269,7 +1297,7 @@ impl<G: Game> Lobby<G> {
         let id = RoomId(self.next_room);
         self.next_room += 1;
         let room = Room::online(now, &players, self.settings.room, initial)
-            .expect("two distinct players for a two-seat game");
+            .expect("two distinct players, and every kind has two seats");
         self.rooms.insert(id, room);
         self.room_kinds.insert(id, kind.to_owned());
         for p in players {

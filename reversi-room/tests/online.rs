@@ -606,3 +606,23 @@ fn the_lobby_round_trips_through_serde() {
     assert_eq!(back, w.lobby);
     assert_eq!(back.room(room).unwrap().game().unwrap().pile(), 999_997);
 }
+
+#[test]
+#[should_panic(expected = "two-seat")]
+fn a_lobby_refuses_a_game_kind_without_two_seats_when_it_is_made() {
+    // Matching pairs two guests: a three-seat kind could never be filled, and must not wait
+    // for a guest's queue command to be found out.
+    let _ = Lobby::new([
+        ("nim".to_owned(), Nim::new(5, 2)),
+        ("nim-3".to_owned(), Nim::new(5, 3)),
+    ]);
+}
+
+#[test]
+fn a_saved_lobby_with_a_game_kind_without_two_seats_does_not_load() {
+    let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    let mut json = serde_json::to_value(&lobby).unwrap();
+    json["kinds"]["nim"]["taken"] = serde_json::json!([0, 0, 0]);
+    let err = serde_json::from_value::<Lobby<Nim>>(json).unwrap_err();
+    assert!(err.to_string().contains("two-seat"), "{err}");
+}
