@@ -53,7 +53,7 @@ impl Millis {
     #[must_use]
     pub fn from_system_time(t: SystemTime) -> Millis {
         match t.duration_since(UNIX_EPOCH) {
-            Ok(d) => Millis(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            Ok(d) => Millis::EPOCH + Span::from(d),
             Err(_) => Millis::EPOCH,
         }
     }
@@ -362,6 +362,16 @@ mod tests {
     fn system_time_before_the_epoch_is_the_epoch() {
         let before = UNIX_EPOCH - Duration::from_secs(5);
         assert_eq!(Millis::from_system_time(before), Millis::EPOCH);
+    }
+
+    /// Unix's SystemTime counts seconds in an i64: it reaches past `u64::MAX` milliseconds.
+    #[test]
+    #[cfg(unix)]
+    fn system_time_past_the_last_millisecond_saturates() {
+        let past = UNIX_EPOCH
+            .checked_add(Duration::from_millis(u64::MAX) + Duration::from_millis(1))
+            .expect("a Unix SystemTime reaches 2^64 ms after the epoch");
+        assert_eq!(Millis::from_system_time(past), Millis(u64::MAX));
     }
 
     #[test]
