@@ -24,7 +24,7 @@ enum Step {
     Undo(u64, usize),
     Stop(u64),
     Timeout(u64),
-    /// Expect `remaining(side, t) == Some(secs)` (in ms, to allow fractions).
+    /// Expect `remaining(side, t) == Some(Span(ms))`: milliseconds, to allow fractions.
     Left(u64, usize, u64),
     /// Expect the next deadline.
     Deadline(Option<u64>),
