@@ -53,7 +53,7 @@ pub enum Write {
     Save {
         /// Its id.
         id: String,
-        /// `local` or `online`.
+        /// `local`, `hosted` or `online_room`.
         kind: &'static str,
         /// Its serialised state.
         state: String,
@@ -112,7 +112,7 @@ pub struct Db {
 pub struct LiveRow {
     /// Its id.
     pub id: String,
-    /// `local` or `online`.
+    /// `local`, `hosted` or `online_room`.
     pub kind: String,
     /// Its serialised state.
     pub state: String,
@@ -226,18 +226,13 @@ impl Db {
         if writes.is_empty() {
             return Ok(());
         }
-        let (ack, done) = oneshot::channel();
-        self.tx
-            .send(Request {
-                writes,
-                ack: Some(ack),
-            })
-            .map_err(|_| "the database writer has stopped".to_string())?;
-        done.await
+        self.submit(writes)
+            .await
             .map_err(|_| "the database writer has stopped".to_string())?
     }
 
-    /// Queues `writes` and returns the receiver of their acknowledgement.
+    /// Queues `writes` and returns the receiver of their acknowledgement, which fails (the
+    /// sender dropped) when the writer thread is gone.
     pub fn submit(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), String>> {
         let (ack, done) = oneshot::channel();
         let _ = self.tx.send(Request {
