@@ -116,9 +116,6 @@ fn core_refusal(e: CoreError) -> Refusal {
     match e {
         CoreError::GameOver => Refusal::new("game_over", "the game is over"),
         CoreError::NothingToUndo => Refusal::new("nothing_to_undo", "there is no move to undo"),
-        CoreError::Occupied(_) | CoreError::NoFlips(_) => {
-            Refusal::new("illegal_move", e.to_string())
-        }
         other => Refusal::new("illegal_move", other.to_string()),
     }
 }
@@ -283,14 +280,6 @@ impl LocalGame {
         Ok(())
     }
 
-    fn placements(&self) -> usize {
-        self.game
-            .plies()
-            .iter()
-            .filter(|p| p.mv != Move::Pass)
-            .count()
-    }
-
     /// Takes back the person's last move and the computer's reply (against the computer), or
     /// the last move (two players), with the clock balances of that moment.
     ///
@@ -300,7 +289,7 @@ impl LocalGame {
     pub fn undo(&mut self, version: u64, now: Millis) -> Result<(), Refusal> {
         self.check_playing()?;
         self.check_version(version)?;
-        let before = self.placements();
+        let before = count_placements(&self.game);
         let mut game = self.game.clone();
         match self.mode {
             LocalMode::Computer => game.undo_turn(self.human).map(|_| ()),
