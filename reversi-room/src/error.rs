@@ -105,7 +105,8 @@ pub enum RoomError {
         /// The first free seat.
         seat: usize,
     },
-    /// A start with no person seated (bots only).
+    /// A start with no person seated (bots only). A [`Room`](crate::Room) never returns it: only
+    /// the seated host starts, so a person is always seated. It stays for the wire protocol.
     #[error("a game needs at least one person seated")]
     NoPerson,
     /// A start while a game is in progress.

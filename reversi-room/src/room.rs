@@ -1179,8 +1179,8 @@ impl<G: Game> Room<G> {
     /// [`RoomError::HostNotSeated`] for host commands; [`RoomError::NoGameInProgress`] for game
     /// commands to a finished game; for actions [`RoomError::NotYourSeat`],
     /// [`RoomError::Paused`], [`RoomError::NotYourTurn`], [`RoomError::StaleVersion`] and
-    /// [`RoomError::IllegalAction`]; [`RoomError::SecondBot`]; [`RoomError::NoPerson`] for a
-    /// start with bots only.
+    /// [`RoomError::IllegalAction`]; [`RoomError::SecondBot`]; [`RoomError::EmptySeat`] for a
+    /// start with a free seat.
     ///
     /// # Examples
     ///
@@ -1447,11 +1447,9 @@ impl<G: Game> Room<G> {
         if self.in_game() {
             return Err(RoomError::GameInProgress);
         }
+        // The seated host is the person every game needs.
         if let Some(seat) = self.seats.iter().position(Option::is_none) {
             return Err(RoomError::EmptySeat { seat });
-        }
-        if !self.seats.iter().flatten().any(|o| o.person().is_some()) {
-            return Err(RoomError::NoPerson);
         }
         self.start_game(now);
         Ok(())
