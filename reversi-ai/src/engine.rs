@@ -310,8 +310,7 @@ impl Normal {
         let moves = legal(p, o);
         if moves == 0 {
             if legal(o, p) == 0 {
-                let d = p.count_ones() as i32 - o.count_ones() as i32;
-                return d.signum() * WIN + d;
+                return Search::mid_terminal(p, o);
             }
             return -self.ab(o, p, depth - 1, -beta, -alpha);
         }

@@ -155,7 +155,7 @@ impl<'a> Search<'a> {
 
     /// Score of a finished game in midgame units (board convention).
     #[inline]
-    fn mid_terminal(p: u64, o: u64) -> i32 {
+    pub(crate) fn mid_terminal(p: u64, o: u64) -> i32 {
         let d = p.count_ones() as i32 - o.count_ones() as i32;
         match d.cmp(&0) {
             std::cmp::Ordering::Greater => WIN + d,
