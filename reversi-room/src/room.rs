@@ -1372,10 +1372,6 @@ impl<G: Game> Room<G> {
                 seat: held,
             });
         }
-        if self.reservation == Some(by) {
-            // Cannot happen: seats are all taken during a game, and reservations only exist then.
-            return Err(RoomError::GameInProgress);
-        }
         self.seats[seat] = Some(Occupant::Person { player: by });
         self.emit(now, EventKind::Sat { player: by, seat });
         Ok(())
