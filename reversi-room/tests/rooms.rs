@@ -57,7 +57,12 @@ fn host_vs_bot(at: Millis) -> Room<Nim> {
 
 /// Host in seat 0 against Bob in seat 1, started at `at`.
 fn host_vs_bob(at: Millis) -> Room<Nim> {
-    let mut r = room(RoomActionLimit::Secs30);
+    host_vs_bob_with(RoomActionLimit::Secs30, at)
+}
+
+/// [`host_vs_bob`] with `limit` per action.
+fn host_vs_bob_with(limit: RoomActionLimit, at: Millis) -> Room<Nim> {
+    let mut r = room(limit);
     r.handle(at, BOB, C::Join).unwrap();
     r.handle(at, HOST, C::Sit { seat: 0 }).unwrap();
     r.handle(at, BOB, C::Sit { seat: 1 }).unwrap();
@@ -589,17 +594,7 @@ fn moves_out_of_turn_illegal_or_for_another_seat_are_refused() {
 #[test]
 fn every_action_has_the_room_deadline_and_missing_it_loses() {
     for limit in RoomActionLimit::ALL {
-        let mut r = host_vs_bob(t(0));
-        let mut r = {
-            // Rebuild with the wanted limit.
-            let mut x = room(limit);
-            x.handle(t(0), BOB, C::Join).unwrap();
-            x.handle(t(0), HOST, C::Sit { seat: 0 }).unwrap();
-            x.handle(t(0), BOB, C::Sit { seat: 1 }).unwrap();
-            x.handle(t(0), HOST, C::Start).unwrap();
-            std::mem::swap(&mut r, &mut x);
-            r
-        };
+        let mut r = host_vs_bob_with(limit, t(0));
         let l = limit.secs();
         act(&mut r, t(l - 1), HOST, 1).unwrap();
         // Bob's action has its own full limit from the host's move.
