@@ -1,6 +1,6 @@
-//! The fast paths (AVX2/BMI2 move generation and the perft kernels built on it) against the
-//! portable ones, on random positions: random disjoint boards (dense ones, with many passes and
-//! finished games) and positions of random legal games.
+//! The fast paths (AVX2/BMI2 and AVX-512 move generation and the perft kernels built on them)
+//! against the portable ones, on random positions: random disjoint boards (dense ones, with many
+//! passes and finished games) and positions of random legal games.
 
 use proptest::prelude::*;
 use reversi_core::movegen;
@@ -49,20 +49,37 @@ fn game_position() -> impl Strategy<Value = (u64, u64)> {
 
 const CONVENTIONS: [Convention; 3] = [Convention::Oeis, Convention::Edax, Convention::NoPass];
 
+/// The fast `legal_moves` and `flips` of every module this CPU can run against the portable ones,
+/// on every empty square.
 fn check_movegen(p: u64, o: u64) -> Result<(), TestCaseError> {
     #[cfg(target_arch = "x86_64")]
-    if movegen::avx2::available() {
-        prop_assert_eq!(movegen::avx2::legal_moves(p, o), movegen::legal_moves(p, o));
-        let mut empty = !(p | o);
-        while empty != 0 {
-            let sq = empty.trailing_zeros() as u8;
-            empty &= empty - 1;
-            prop_assert_eq!(
-                movegen::avx2::flips(p, o, sq),
-                movegen::flips(p, o, sq),
-                "square {}",
-                sq
-            );
+    {
+        type Fast = (&'static str, fn(u64, u64) -> u64, fn(u64, u64, u8) -> u64);
+        let mut fast: Vec<Fast> = Vec::new();
+        if movegen::avx2::available() {
+            fast.push(("avx2", movegen::avx2::legal_moves, movegen::avx2::flips));
+        }
+        if movegen::avx512::available() {
+            fast.push((
+                "avx512",
+                movegen::avx512::legal_moves,
+                movegen::avx512::flips,
+            ));
+        }
+        for (name, legal_moves, flips) in fast {
+            prop_assert_eq!(legal_moves(p, o), movegen::legal_moves(p, o), "{}", name);
+            let mut empty = !(p | o);
+            while empty != 0 {
+                let sq = empty.trailing_zeros() as u8;
+                empty &= empty - 1;
+                prop_assert_eq!(
+                    flips(p, o, sq),
+                    movegen::flips(p, o, sq),
+                    "{} square {}",
+                    name,
+                    sq
+                );
+            }
         }
     }
     let _ = (p, o);
