@@ -985,3 +985,44 @@ async fn random_and_malformed_messages_never_break_the_server() {
     }
     server.task.abort();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extreme_numbers_are_refused_or_served_without_breaking_the_server() {
+    let server = start(test_cfg(temp_db("extreme"))).await;
+    let mut c = Client::connect(server.addr).await;
+    // Clocks far beyond any game: accepted, and the game goes on.
+    for time in [
+        json!({"kind": "total", "input": "307445734561825"}),
+        json!({"kind": "combined", "secs": 60, "input": "307445734561825:00"}),
+        json!({"kind": "per_move_ms", "ms": u64::MAX}),
+    ] {
+        let (game, _, s) = new_local(
+            &mut c,
+            json!({"type": "local_new", "mode": "two_players", "time": time}),
+        )
+        .await;
+        c.send(json!({"type": "move", "game": game, "square": first_legal(&s), "version": 1}))
+            .await;
+        let s = c.state_where(&game, |s| s["version"] == 2).await;
+        assert_eq!(s["status"], "playing", "{s}");
+    }
+    c.send(json!({"type": "local_new", "mode": "two_players", "time": {"kind": "total", "input": "99999999999999999999"}}))
+        .await;
+    c.error("bad_time").await;
+    c.send(json!({"type": "room_create", "action_secs": u64::MAX}))
+        .await;
+    c.error("bad_time").await;
+    c.send(json!({"type": "room_create"})).await;
+    let created = c
+        .until("room_created", |v| v["type"] == "room_created")
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    c.send(json!({"type": "sit", "room": room, "seat": u64::MAX}))
+        .await;
+    c.error("no_such_seat").await;
+    c.send(json!({"type": "move", "game": room, "square": "d3", "version": u64::MAX}))
+        .await;
+    c.until("an error", |v| v["type"] == "error").await;
+    c.ping().await;
+    server.task.abort();
+}
