@@ -619,13 +619,6 @@ pub(crate) mod avx512_lanes {
     pub(crate) fn bulk2(p: u64, o: u64, mut moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
         let pp = _mm512_set1_epi64(p as i64);
         let oo = _mm512_set1_epi64(o as i64);
-        let mh = _mm512_set1_epi64((o & H) as i64);
-        let mv = _mm512_set1_epi64((o & V) as i64);
-        let md = _mm512_set1_epi64((o & D) as i64);
-        let pre_h = _mm512_and_si512(mh, _mm512_slli_epi64::<1>(mh));
-        let pre_v = _mm512_and_si512(mv, _mm512_slli_epi64::<8>(mv));
-        let pre_7 = _mm512_and_si512(md, _mm512_slli_epi64::<7>(md));
-        let pre_9 = _mm512_and_si512(md, _mm512_slli_epi64::<9>(md));
         let mut total = _mm512_setzero_si512();
         let mut extra = 0;
         while moves != 0 {
@@ -637,31 +630,7 @@ pub(crate) mod avx512_lanes {
             // SAFETY: `xs` is 64 readable bytes.
             let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
             let valid = _mm512_test_epi64_mask(x, x);
-            let mut f = _mm512_setzero_si512();
-            f = flips_pair::<1, 2>(f, x, pp, mh, pre_h);
-            f = flips_pair::<8, 16>(f, x, pp, mv, pre_v);
-            f = flips_pair::<7, 14>(f, x, pp, md, pre_7);
-            f = flips_pair::<9, 18>(f, x, pp, md, pre_9);
-            // The children: (o ^ f, p ^ f ^ x).
-            let cp = _mm512_xor_si512(oo, f);
-            let co = _mm512_ternarylogic_epi64::<0x96>(pp, f, x);
-            let m = moves8(cp, co);
-            total = _mm512_mask_add_epi64(total, valid, total, _mm512_popcnt_epi64(m));
-            let stuck = _mm512_mask_testn_epi64_mask(valid, m, m);
-            if stuck != 0 {
-                let (mut ps, mut os) = ([0u64; 8], [0u64; 8]);
-                // SAFETY: both arrays are 64 writable bytes.
-                unsafe {
-                    _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
-                    _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
-                }
-                let mut k = stuck;
-                while k != 0 {
-                    let i = k.trailing_zeros() as usize;
-                    k &= k - 1;
-                    extra += no_move(ps[i], os[i]);
-                }
-            }
+            extra += lanes8(&mut total, pp, oo, x, valid, &no_move);
         }
         _mm512_reduce_add_epi64(total) as u64 + extra
     }
