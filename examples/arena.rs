@@ -36,8 +36,13 @@ impl SplitMix {
     }
 }
 
-fn random_opening(rng: &mut SplitMix, plies: u32) -> Position {
-    'retry: loop {
+/// Tries for a random opening of `plies` plies (passes count as plies).
+const OPENING_TRIES: u32 = 10_000;
+
+/// A position after `plies` random legal plies from the start, with the game still going; `None`
+/// when [`OPENING_TRIES`] random games all ended first (too many plies).
+fn random_opening(rng: &mut SplitMix, plies: u32) -> Option<Position> {
+    'retry: for _ in 0..OPENING_TRIES {
         let mut pos = Position::initial();
         for _ in 0..plies {
             let moves = pos.legal_move_list();
@@ -49,9 +54,10 @@ fn random_opening(rng: &mut SplitMix, plies: u32) -> Position {
                 .expect("legal");
         }
         if !pos.is_game_over() {
-            return pos;
+            return Some(pos);
         }
     }
+    None
 }
 
 fn read_openings(file: &str) -> Result<Vec<Position>, String> {
@@ -118,6 +124,12 @@ fn elo(p: f64) -> f64 {
     -400.0 * (1.0 / p - 1.0).log10()
 }
 
+/// Reports an option without a valid value, then the usage.
+fn bad_value(option: &str, expected: &str) -> ExitCode {
+    eprintln!("arena: {option} needs {expected}");
+    usage()
+}
+
 fn main() -> ExitCode {
     let (mut a, mut b, mut games, mut openings_file, mut random_plies, mut seed) =
         (None, None, None, None, 6u32, 1u64);
@@ -129,21 +141,25 @@ fn main() -> ExitCode {
             "--b" => b = val(),
             "--games" => match val().and_then(|g| g.parse::<usize>().ok()) {
                 Some(g) if g > 0 => games = Some(g),
-                _ => return usage(),
+                _ => return bad_value("--games", "a positive number of games"),
             },
             "--openings" => openings_file = val(),
             "--random-openings" => match val().and_then(|g| g.parse().ok()) {
                 Some(p) => random_plies = p,
-                None => return usage(),
+                None => return bad_value("--random-openings", "a number of plies"),
             },
             "--seed" => match val().and_then(|g| g.parse().ok()) {
                 Some(s) => seed = s,
-                None => return usage(),
+                None => return bad_value("--seed", "a number from 0 to 2^64 - 1"),
             },
-            _ => return usage(),
+            other => {
+                eprintln!("arena: unknown argument {other:?}");
+                return usage();
+            }
         }
     }
     let (Some(a), Some(b), Some(games)) = (a, b, games) else {
+        eprintln!("arena: --a, --b and --games are required");
         return usage();
     };
     let mut ea = match engine_from_name(&a, seed) {
@@ -170,9 +186,19 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
-        None => (0..pairs)
+        None => match (0..pairs)
             .map(|_| random_opening(&mut rng, random_plies))
-            .collect(),
+            .collect::<Option<Vec<_>>>()
+        {
+            Some(o) => o,
+            None => {
+                eprintln!(
+                    "arena: no game was still going after {random_plies} random plies in \
+                     {OPENING_TRIES} tries; ask for fewer --random-openings plies"
+                );
+                return ExitCode::from(2);
+            }
+        },
     };
     let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
     let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
