@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::mpsc as std_mpsc;
 use std::thread;
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 
 /// A finished game, as recorded.
@@ -188,7 +188,7 @@ impl Db {
                 [],
                 |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?)),
             )
-            .ok();
+            .optional()?;
         let log = {
             let mut stmt = conn.prepare("SELECT seq, at_ms, op FROM lobby_log ORDER BY seq")?;
             let rows = stmt

@@ -1026,3 +1026,18 @@ async fn extreme_numbers_are_refused_or_served_without_breaking_the_server() {
     c.ping().await;
     server.task.abort();
 }
+
+#[test]
+fn an_unreadable_lobby_snapshot_stops_the_start_with_the_error() {
+    let db = temp_db("bad-snapshot");
+    drop(Db::open(&db).expect("a new database"));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "INSERT INTO lobby_snapshot (id, seq, state) VALUES (1, 3, X'00ff')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let err = Db::open(&db).err().expect("the snapshot cannot be read");
+    assert!(err.to_string().contains("state"), "{err}");
+}
