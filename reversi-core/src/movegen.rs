@@ -400,9 +400,8 @@ pub(crate) static RAYS8: [Rays8; 64] = rays8();
 /// # }
 /// ```
 // The AVX-512 intrinsics are stable since Rust 1.89 (and safe `#[target_feature]` functions
-// since 1.86): the workspace's `rust-version` must be raised to 1.89 for these modules.
+// since 1.86): these modules are why the workspace's `rust-version` is 1.89.
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::incompatible_msrv)]
 pub mod avx512 {
     use core::arch::x86_64::*;
 
@@ -528,7 +527,6 @@ pub mod avx512 {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::incompatible_msrv)]
 pub(crate) mod avx512_lanes {
     //! Perft's last two plies with one child position per 64-bit lane: eight children of a
     //! node get their flips and their own mobility at once.
