@@ -31,6 +31,12 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Reports an option without a valid value, then the usage.
+fn bad_value(option: &str, expected: &str) -> ExitCode {
+    eprintln!("solve: {option} needs {expected}");
+    usage()
+}
+
 fn main() -> ExitCode {
     let mut file = None;
     let mut threads = 1usize;
@@ -44,17 +50,17 @@ fn main() -> ExitCode {
         match a.as_str() {
             "--threads" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) if n >= 1 => threads = n,
-                _ => return usage(),
+                _ => return bad_value("--threads", "a number of threads, at least 1"),
             },
             "--wld" => wld = true,
             "--hash-bits" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => hash_bits = n,
-                None => return usage(),
+                None => return bad_value("--hash-bits", "a number of bits (4 to 30)"),
             },
             "--disc" => convention = Convention::DiscDifference,
             "--first" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => first = Some(n),
-                None => return usage(),
+                None => return bad_value("--first", "the number of the first position"),
             },
             "--range" => {
                 let r = args.next().and_then(|r| {
@@ -63,15 +69,21 @@ fn main() -> ExitCode {
                 });
                 match r {
                     Some(r) => range = Some(r),
-                    None => return usage(),
+                    None => return bad_value("--range", "two position numbers, as in 40-49"),
                 }
             }
             "-h" | "--help" => return usage(),
             f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
-            _ => return usage(),
+            other => {
+                eprintln!("solve: unexpected argument {other:?}");
+                return usage();
+            }
         }
     }
-    let Some(file) = file else { return usage() };
+    let Some(file) = file else {
+        eprintln!("solve: no OBF file given");
+        return usage();
+    };
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,
         Err(e) => {
