@@ -383,9 +383,8 @@ fn bad_flags_are_refused() {
         &["--color", "green"],
         &["--frobnicate"],
     ] {
-        let out = Command::new(program())
-            .args(args)
-            .arg("--plain")
+        // In a temporary directory too: a flag wrongly accepted would start (and save) a game.
+        let out = command(&temp_save("flags"), args)
             .stdin(Stdio::null())
             .output()
             .unwrap();
