@@ -30,9 +30,12 @@ pub fn wall_now() -> Millis {
     Millis::from_system_time(SystemTime::now())
 }
 
-/// A tokio deadline for a wall-clock instant.
+/// A tokio deadline for a wall-clock instant (a year away at most: a deadline too far for the
+/// clock type to add is as good as never).
 fn instant_of(deadline: Millis, now: Millis) -> Instant {
-    Instant::now() + Duration::from_millis(deadline.saturating_since(now).as_millis())
+    const FAR: Duration = Duration::from_secs(365 * 24 * 3600);
+    let wait = Duration::from(deadline.saturating_since(now)).min(FAR);
+    Instant::now() + wait
 }
 
 /// Sleeps until a `poll_timeout` deadline, or forever when there is none.
