@@ -1537,16 +1537,15 @@ impl<G: Game> Room<G> {
                 current,
             });
         }
-        let mut state = t.state.clone();
-        state
+        // `Game::apply` leaves a refused state as it was: no copy to fall back on is needed.
+        let t = self.live_mut().expect("in game");
+        t.state
             .apply(seat, &action)
             .map_err(|e| RoomError::IllegalAction {
                 seat,
                 reason: e.to_string(),
             })?;
-        let next = state.to_act();
-        let t = self.live_mut().expect("in game");
-        t.state = state;
+        let next = t.state.to_act();
         // Deadlines up to `now` ran first, so the clock is running and has not flagged.
         let _ = t.clock.switch(now, next.unwrap_or(seat));
         self.emit(now, EventKind::Acted { seat, action });
