@@ -172,12 +172,14 @@ pub enum RoomError {
     /// Anything sent to a closed room.
     #[error("the room is closed")]
     RoomClosed,
-    /// A room created with a number of players that is not the game's number of seats.
+    /// A room created with a number of players that is not the game's number of seats, or with
+    /// someone named twice.
     #[error("the game needs {seats} players, not {players}")]
     WrongPlayerCount {
         /// The game's seats.
         seats: usize,
-        /// The players given.
+        /// The players given; when there are as many as seats but someone is named twice, the
+        /// distinct ones.
         players: usize,
     },
     /// A lobby game kind that was not registered.

@@ -677,10 +677,14 @@ impl<G: Game> Room<G> {
             .collect::<std::collections::BTreeSet<_>>()
             .len();
         if players.len() != seats || distinct != seats {
-            return Err(RoomError::WrongPlayerCount {
-                seats,
-                players: players.len(),
-            });
+            // With the right length but someone twice, the number that is wrong is the distinct
+            // players' ("needs 2 players, not 1"), not the length ("not 2").
+            let players = if players.len() == seats {
+                distinct
+            } else {
+                players.len()
+            };
+            return Err(RoomError::WrongPlayerCount { seats, players });
         }
         let mut room = Room::empty(now, None, settings, initial);
         for (seat, &player) in players.iter().enumerate() {

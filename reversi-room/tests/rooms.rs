@@ -1008,3 +1008,35 @@ fn a_whole_game_against_the_bot_ends_by_the_board() {
     // the host's 1 leaves 20, a multiple of 4: the bot wins.
     assert_eq!(result.outcome, Outcome::Winner(1));
 }
+
+#[test]
+fn an_online_room_needs_one_distinct_player_per_seat_and_says_how_many_it_got() {
+    let online = |players: &[PlayerId]| {
+        Room::online(t(0), players, RoomSettings::ONLINE, Nim::new(9, 2)).map(drop)
+    };
+    assert_eq!(
+        online(&[HOST]),
+        Err(RoomError::WrongPlayerCount {
+            seats: 2,
+            players: 1
+        })
+    );
+    assert_eq!(
+        online(&[HOST, BOB, CAROL]),
+        Err(RoomError::WrongPlayerCount {
+            seats: 2,
+            players: 3
+        })
+    );
+    // Someone twice: one player, not two.
+    let twice = online(&[HOST, HOST]).unwrap_err();
+    assert_eq!(
+        twice,
+        RoomError::WrongPlayerCount {
+            seats: 2,
+            players: 1
+        }
+    );
+    assert_eq!(twice.to_string(), "the game needs 2 players, not 1");
+    assert!(online(&[HOST, BOB]).is_ok());
+}
