@@ -252,7 +252,9 @@ pub enum RoomError {
         /// The code given.
         code: InviteCode,
     },
-    /// Joining one's own invite.
+    /// Joining one's own invite. [`Lobby::join_invite`](crate::Lobby::join_invite) finds the
+    /// creator of an open invite busy first ([`RoomError::InviteOpen`]), so this guards a lobby
+    /// whose state was loaded inconsistent.
     #[error("{player} cannot join their own invite")]
     OwnInvite {
         /// The sender.

@@ -263,9 +263,18 @@ fn an_invite_is_joined_once_and_unknown_expired_cancelled_or_full_codes_get_type
             code: code3.clone(),
         },
     );
-    // Joining one's own invite.
+    // Joining one's own invite: while it is open its creator is busy inviting (InviteOpen, as
+    // for `a` above); once cancelled, it is refused as cancelled like anyone else's.
     let code4 = w.lobby.create_invite(t(800), d, "nim", &mut w.rng).unwrap();
     w.lobby.cancel_invite(t(800), d).unwrap();
+    w.refused(
+        t(800),
+        |l, rng| l.join_invite(t(800), d, &code4, rng),
+        RoomError::InviteCancelled {
+            code: code4.clone(),
+        },
+    );
+    // Fresh codes differ.
     let code5 = w.lobby.create_invite(t(801), c, "nim", &mut w.rng).unwrap();
     assert_ne!(code4, code5);
     w.lobby.cancel_invite(t(801), c).unwrap();
