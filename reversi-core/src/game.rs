@@ -398,16 +398,11 @@ impl Game {
                 Move::Pass if unacknowledged > 0 => unacknowledged -= 1,
                 Move::Pass => {
                     let pos = game.position();
-                    let cause = if pos.is_game_over() {
+                    return Err(fail(if pos.is_game_over() {
                         Error::GameOver
                     } else {
                         Error::PassWithMoves(pos.side_to_move())
-                    };
-                    return Err(Error::Transcript {
-                        ply,
-                        token,
-                        cause: Box::new(cause),
-                    });
+                    }));
                 }
                 mv => {
                     let turn = game.play(mv).map_err(fail)?;
