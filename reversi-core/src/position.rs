@@ -793,6 +793,10 @@ impl Position {
     /// assert_eq!("X-O".parse::<Position>(), Err(Error::BoardLength(3)));
     /// ```
     pub fn from_board_string(s: &str) -> Result<Position, Error> {
+        // `Error::BoardChar` counts characters from the start of the input, so the leading white
+        // space trimmed here is added back to its index. Every character before a reported one
+        // is an ASCII cell, so the byte offsets below are character offsets too.
+        let lead = s.chars().take_while(|c| c.is_whitespace()).count();
         let s = s.trim();
         let mut black = 0u64;
         let mut white = 0u64;
@@ -806,7 +810,12 @@ impl Position {
                 c if c.is_whitespace() => {
                     return Err(Error::BoardLength(n));
                 }
-                found => return Err(Error::BoardChar { index: i, found }),
+                found => {
+                    return Err(Error::BoardChar {
+                        index: lead + i,
+                        found,
+                    })
+                }
             }
             n += 1;
             if n == 64 {
@@ -824,7 +833,7 @@ impl Position {
                 Error::BoardLength(64 + rest.chars().take_while(|c| !c.is_whitespace()).count())
             } else {
                 Error::BoardChar {
-                    index: s.len() - rest.len(),
+                    index: lead + s.len() - rest.len(),
                     found,
                 }
             });

@@ -337,6 +337,21 @@ fn board_strings() {
             found: 'Z'
         })
     );
+    // The index counts characters of the input, leading white space included.
+    assert_eq!(
+        format!(" \u{3000}{}Z{} X", "-".repeat(10), "-".repeat(53)).parse::<Position>(),
+        Err(Error::BoardChar {
+            index: 12,
+            found: 'Z'
+        })
+    );
+    assert_eq!(
+        format!("  {}Z X", "-".repeat(64)).parse::<Position>(),
+        Err(Error::BoardChar {
+            index: 66,
+            found: 'Z'
+        })
+    );
     assert_eq!(
         format!("{} Q", "-".repeat(64)).parse::<Position>(),
         Err(Error::SideToMove("Q".into()))
