@@ -57,6 +57,11 @@ impl PerftHash {
 
     /// A table of at most `mb` MiB (at least one bucket of 128 bytes).
     ///
+    /// # Panics
+    ///
+    /// When `mb` MiB exceed the address space; an allocation that fails aborts the process, as
+    /// `Box::new` does.
+    ///
     /// # Examples
     ///
     /// ```
@@ -65,8 +70,9 @@ impl PerftHash {
     /// ```
     #[must_use]
     pub fn new(mb: usize) -> PerftHash {
-        let n = ((mb << 20) / core::mem::size_of::<Bucket>()).max(1);
-        let layout = std::alloc::Layout::array::<Bucket>(n).expect("hash table too large");
+        let n = (mb.saturating_mul(1 << 20) / core::mem::size_of::<Bucket>()).max(1);
+        let layout = std::alloc::Layout::array::<Bucket>(n)
+            .unwrap_or_else(|_| panic!("a perft table of {mb} MiB exceeds the address space"));
         // SAFETY: the layout has a non-zero size (n >= 1, buckets are 128 bytes). All-zero bytes
         // are a valid `Bucket` (atomic integers), so the zeroed allocation is initialised, and it
         // has the layout of `[Bucket; n]` that `Box<[Bucket]>` frees it with. Zeroed memory from
@@ -210,6 +216,14 @@ mod tests {
         ] {
             assert_eq!(normalize(a, b), n);
         }
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    #[should_panic(expected = "exceeds the address space")]
+    fn a_size_beyond_the_address_space_is_refused() {
+        // 2^44 MiB is 2^64 bytes: the size must not wrap around to a one-bucket table.
+        let _ = PerftHash::new(1 << 44);
     }
 
     #[test]
