@@ -56,8 +56,9 @@ impl FromStr for Convention {
 
 /// The number of leaves `depth` plies below `pos` under `convention` (1 at depth 0).
 ///
-/// One thread, no hash table; on x86-64 CPUs with AVX2 and BMI2 the fast path is chosen at run
-/// time. See [`perft_with`] for threads, progress and a transposition table.
+/// One thread, no hash table, on the fastest kernel of this CPU ([`Kernel::best`], AVX-512 or
+/// AVX2 on x86-64 CPUs that have them), chosen at run time. See [`perft_with`] for threads,
+/// progress and a transposition table.
 ///
 /// # Examples
 ///
