@@ -89,7 +89,13 @@ fn main() -> ExitCode {
         eprintln!("perft: this CPU cannot run the {kernel:?} kernel");
         return ExitCode::from(2);
     }
-    let hash = hash_mb.map(PerftHash::new);
+    let hash = match hash_mb.map(PerftHash::try_new).transpose() {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("perft: --hash-mb: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opts = PerftOptions {
         threads,
         hash: hash.as_ref(),

@@ -85,4 +85,7 @@ pub enum Error {
     /// A counting convention name that is not `oeis`, `edax` or `no-pass`.
     #[error("{0:?} is not a perft convention (expected oeis, edax or no-pass)")]
     Convention(String),
+    /// A perft table size (in MiB) that cannot be allocated on this machine.
+    #[error("a perft table of {0} MiB cannot be allocated here")]
+    TableSize(usize),
 }

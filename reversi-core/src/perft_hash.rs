@@ -2,6 +2,7 @@
 //! eight symmetries of the board.
 
 use crate::symmetry::{mirror_columns, transpose};
+use crate::Error;
 use core::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// A fixed-size transposition table of perft counts, shared by threads without locks.
@@ -70,9 +71,29 @@ impl PerftHash {
     /// ```
     #[must_use]
     pub fn new(mb: usize) -> PerftHash {
-        let n = (mb.saturating_mul(1 << 20) / core::mem::size_of::<Bucket>()).max(1);
-        let layout = std::alloc::Layout::array::<Bucket>(n)
-            .unwrap_or_else(|_| panic!("a perft table of {mb} MiB exceeds the address space"));
+        let Some(layout) = Self::layout(mb) else {
+            panic!("a perft table of {mb} MiB exceeds the address space")
+        };
+        Self::try_new(mb).unwrap_or_else(|_| std::alloc::handle_alloc_error(layout))
+    }
+
+    /// A table of at most `mb` MiB, or an error when the memory cannot be had: the size to
+    /// choose for sizes that come from a user.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TableSize`] when `mb` MiB exceed the address space or the allocator refuses them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::{perft::PerftHash, Error};
+    /// assert_eq!(PerftHash::try_new(1).unwrap().bytes(), 1 << 20);
+    /// assert_eq!(PerftHash::try_new(usize::MAX).unwrap_err(), Error::TableSize(usize::MAX));
+    /// ```
+    pub fn try_new(mb: usize) -> Result<PerftHash, Error> {
+        let layout = Self::layout(mb).ok_or(Error::TableSize(mb))?;
+        let n = layout.size() / core::mem::size_of::<Bucket>();
         // SAFETY: the layout has a non-zero size (n >= 1, buckets are 128 bytes). All-zero bytes
         // are a valid `Bucket` (atomic integers), so the zeroed allocation is initialised, and it
         // has the layout of `[Bucket; n]` that `Box<[Bucket]>` frees it with. Zeroed memory from
@@ -80,11 +101,17 @@ impl PerftHash {
         let buckets = unsafe {
             let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
             if ptr.is_null() {
-                std::alloc::handle_alloc_error(layout);
+                return Err(Error::TableSize(mb));
             }
             Box::from_raw(core::ptr::slice_from_raw_parts_mut(ptr, n))
         };
-        PerftHash { buckets }
+        Ok(PerftHash { buckets })
+    }
+
+    /// The layout of a table of at most `mb` MiB; `None` beyond the address space.
+    fn layout(mb: usize) -> Option<std::alloc::Layout> {
+        let n = (mb.saturating_mul(1 << 20) / core::mem::size_of::<Bucket>()).max(1);
+        std::alloc::Layout::array::<Bucket>(n).ok()
     }
 
     /// The memory used by the entries, in bytes.
@@ -224,6 +251,16 @@ mod tests {
     fn a_size_beyond_the_address_space_is_refused() {
         // 2^44 MiB is 2^64 bytes: the size must not wrap around to a one-bucket table.
         let _ = PerftHash::new(1 << 44);
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn sizes_that_cannot_be_allocated_are_errors() {
+        // 2^44 MiB is 2^64 bytes: beyond the address space, as is usize::MAX MiB.
+        for mb in [1usize << 44, usize::MAX] {
+            assert_eq!(PerftHash::try_new(mb).err(), Some(Error::TableSize(mb)));
+        }
+        assert_eq!(PerftHash::try_new(2).map(|h| h.bytes()), Ok(2 << 20));
     }
 
     #[test]
