@@ -178,7 +178,7 @@ fn hosted_flow() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Plays one move for whoever is to move in `player`'s room.
+/// Plays one move for whoever is to move in the room of `players`.
 fn online_move(
     lobby: &mut Lobby<ReversiGame>,
     now: Millis,
