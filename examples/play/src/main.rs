@@ -1,9 +1,9 @@
 //! `play`: Reversi in a terminal, against the computer or between two people at one keyboard.
 //!
 //! ```sh
-//! cargo run --release --example play                       # start screen (or resume a saved game)
-//! cargo run --release --example play -- --opponent hard --color white --time 5:00
-//! cargo run --release --example play -- --plain            # line mode for screen readers and scripts
+//! cargo run --release -p reversi-play                      # start screen (or resume a saved game)
+//! cargo run --release -p reversi-play -- --opponent hard --color white --time 5:00
+//! cargo run --release -p reversi-play -- --plain           # line mode for screen readers and scripts
 //! ```
 //!
 //! The program is a host in the sense of the workspace design: it owns real time and IO. The

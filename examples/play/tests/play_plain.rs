@@ -1,48 +1,17 @@
-//! Whole games through `examples/play --plain` with piped stdin: two people, each computer
-//! level, bad input, saving and resuming, and a loss on time.
+//! Whole games through `play --plain` with piped stdin: two people, each computer level, bad
+//! input, saving and resuming, and a loss on time.
 //!
-//! The tests run the built example. `cargo test --workspace` builds the examples before it
-//! runs the tests; a narrower `cargo test --test play_plain` does not, so the first test to
-//! need the program asks cargo to build it (a no-op when it is up to date) into the same
-//! target directory and profile as this test.
+//! The tests run the `play` binary that cargo builds for them (`CARGO_BIN_EXE_play`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::OnceLock;
 
 use reversi::core::{Color, Game};
 
-/// The path of the `play` example next to this test's binary, built if need be.
+/// The path of the `play` program, built by cargo for this test.
 fn program() -> &'static Path {
-    static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
-    PROGRAM.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test knows its path");
-        // target/<profile>/deps/play_plain-<hash>
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("the test runs from target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target/<profile>");
-        let name = format!("play{}", std::env::consts::EXE_SUFFIX);
-        let path = profile_dir.join("examples").join(&name);
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--example", "play", "--target-dir"])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            build.arg("--release");
-        }
-        let built = build.status().map(|s| s.success()).unwrap_or(false);
-        assert!(
-            built || path.exists(),
-            "could not build the play example and found none at {}",
-            path.display()
-        );
-        path
-    })
+    Path::new(env!("CARGO_BIN_EXE_play"))
 }
 
 /// A fresh save path in a temporary directory, so that no test resumes another's game or

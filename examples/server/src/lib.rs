@@ -2,8 +2,12 @@
 //! an embedded SQLite database, serving the web page from files embedded in the binary.
 //!
 //! ```text
-//! cargo run --release --example server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]
+//! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]
 //! ```
+//!
+//! The library holds the server ([`Server::start`] with a [`Config`]) and, in [`protocol`], the
+//! wire protocol's message types, which any Rust client can use; the binary `server` parses the
+//! command line and runs it, the binary `load` is a load tester built on [`protocol`].
 //!
 //! - `GET /` serves the page; `GET /ws` is the WebSocket endpoint, whose JSON protocol is written
 //!   in `PROTOCOL.md` at the repository root.
@@ -20,7 +24,7 @@ mod engine;
 mod hub;
 mod local;
 mod online;
-mod protocol;
+pub mod protocol;
 mod view;
 
 #[cfg(test)]
@@ -39,6 +43,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::hub::Hub;
+pub use crate::online::Durations;
 
 /// The server's settings. Durations are injectable so that tests can use short ones.
 #[derive(Debug, Clone)]
@@ -75,73 +80,6 @@ impl Config {
             online: online::Durations::default(),
         }
     }
-}
-
-struct Args {
-    addr: SocketAddr,
-    cfg: Config,
-}
-
-const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]";
-
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
-    let mut db = PathBuf::from("reversi.db");
-    let mut test_endpoints = false;
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--addr" => {
-                let v = args.next().ok_or("--addr needs a value")?;
-                addr = v.parse().map_err(|e| format!("--addr {v}: {e}"))?;
-            }
-            "--db" => db = PathBuf::from(args.next().ok_or("--db needs a path")?),
-            "--test-endpoints" => test_endpoints = true,
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
-        }
-    }
-    let mut cfg = Config::new(db);
-    cfg.test_endpoints = test_endpoints;
-    Ok(Args { addr, cfg })
-}
-
-fn main() {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    rt.block_on(async move {
-        let listener = match TcpListener::bind(args.addr).await {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("cannot listen on {}: {e}", args.addr);
-                std::process::exit(1);
-            }
-        };
-        let server = match Server::start(args.cfg, listener).await {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("{e}");
-                std::process::exit(1);
-            }
-        };
-        tracing::info!(addr = %server.addr, "listening: open http://{}/", server.addr);
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("stopping");
-    });
 }
 
 /// A running server.
@@ -203,17 +141,17 @@ const FILES: &[(&str, &str, &str)] = &[
     (
         "/",
         "text/html; charset=utf-8",
-        include_str!("static/index.html"),
+        include_str!("../static/index.html"),
     ),
     (
         "/app.js",
         "text/javascript; charset=utf-8",
-        include_str!("static/app.js"),
+        include_str!("../static/app.js"),
     ),
     (
         "/style.css",
         "text/css; charset=utf-8",
-        include_str!("static/style.css"),
+        include_str!("../static/style.css"),
     ),
 ];
 

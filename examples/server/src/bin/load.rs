@@ -1,9 +1,13 @@
 //! Load test of the server: N concurrent online games between bots on loopback.
 //!
 //! ```text
-//! cargo run --release --example server -- --db /tmp/load.db &
-//! cargo run --release --example load -- [--addr 127.0.0.1:8080] [--games 1000] [--think-ms 1000] [--seconds 90]
+//! cargo run --release -p reversi-server --bin server -- --db /tmp/load.db &
+//! cargo run --release -p reversi-server --bin load -- [--addr 127.0.0.1:8080] [--games 1000] [--think-ms 1000] [--seconds 90]
 //! ```
+//!
+//! It speaks the protocol through the server library's types ([`reversi_server::protocol`]):
+//! it sends [`ClientMsg`]s and reads every message as a [`ServerMsg`], so a message it cannot
+//! read counts as an error.
 //!
 //! Each game is two WebSocket clients that queue for a random match and then play random legal
 //! moves (from the moves the server lists), each after a think time drawn between half and one
@@ -20,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Value};
+use reversi::core::Color;
+use reversi_server::protocol::{ClientMsg, ServerMsg};
 use tokio_tungstenite::tungstenite::Message;
 
 struct Args {
@@ -87,7 +92,12 @@ impl Stats {
 }
 
 /// Moves in flight: room → (history length that will show the move, mover's colour, sent at).
-type InFlight = Arc<Mutex<HashMap<String, (usize, String, Instant)>>>;
+type InFlight = Arc<Mutex<HashMap<String, (usize, Color, Instant)>>>;
+
+/// A client message as a WebSocket text frame.
+fn frame(msg: &ClientMsg) -> Message {
+    Message::text(serde_json::to_string(msg).expect("a client message serialises"))
+}
 
 async fn player(
     addr: SocketAddr,
@@ -114,11 +124,11 @@ async fn play(
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
         .await
         .map_err(|e| format!("connect: {e}"))?;
-    ws.send(Message::text(json!({"type": "queue"}).to_string()))
+    ws.send(frame(&ClientMsg::Queue { rid: None }))
         .await
         .map_err(|e| format!("send: {e}"))?;
     let mut room = String::new();
-    let mut color = String::new();
+    let mut color = None;
     let mut moved_at_version = 0u64;
     loop {
         let left = stop_at.saturating_duration_since(Instant::now());
@@ -133,15 +143,19 @@ async fn play(
             Ok(Some(Ok(m))) => m,
         };
         let Message::Text(text) = msg else { continue };
-        let v: Value = serde_json::from_str(text.as_str()).map_err(|e| format!("json: {e}"))?;
-        match v["type"].as_str().unwrap_or("") {
-            "matched" => {
-                room = v["room"].as_str().unwrap_or("").to_owned();
-                color = v["color"].as_str().unwrap_or("").to_owned();
+        let msg: ServerMsg = serde_json::from_str(text.as_str())
+            .map_err(|e| format!("unreadable message {:?}: {e}", text.as_str()))?;
+        match msg {
+            ServerMsg::Matched {
+                room: r, color: c, ..
+            } => {
+                room = r;
+                color = Some(c);
                 stats.matched.fetch_add(1, Ordering::Relaxed);
             }
-            "state" if v["room"] == room.as_str() => {
-                let history = v["history"].as_array().map_or(0, Vec::len);
+            ServerMsg::State(v) if v.room.as_deref() == Some(room.as_str()) => {
+                let Some(color) = color else { continue };
+                let history = v.history.len();
                 let received = Instant::now();
                 {
                     let mut f = inflight.lock().unwrap();
@@ -153,37 +167,37 @@ async fn play(
                         }
                     }
                 }
-                if v["result"] != Value::Null {
-                    if color == "black" {
+                if let Some(result) = &v.result {
+                    if color == Color::Black {
                         stats.games_done.fetch_add(1, Ordering::Relaxed);
-                        let reason = v["result"]["reason"].as_str().unwrap_or("?").to_owned();
+                        let reason = result.reason.clone();
                         *stats.reasons.lock().unwrap().entry(reason).or_default() += 1;
                     }
                     let _ = ws.close(None).await;
                     return Ok(());
                 }
-                let version = v["version"].as_u64().unwrap_or(0);
-                let legal = v["legal"].as_array().cloned().unwrap_or_default();
-                if v["to_move"] == color.as_str() && version > moved_at_version && !legal.is_empty()
-                {
+                let version = v.version;
+                let legal = &v.legal;
+                if v.to_move == Some(color) && version > moved_at_version && !legal.is_empty() {
                     let ms = think.as_millis() as u64;
                     let wait = rng.gen_range(ms / 2..=ms.saturating_add(ms / 2));
                     tokio::time::sleep(Duration::from_millis(wait)).await;
                     if Instant::now() >= stop_at {
                         return Ok(());
                     }
-                    let pick = &legal[rng.gen_range(0..legal.len())];
-                    let square = pick["square"].as_str().unwrap_or("").to_owned();
+                    let square = legal[rng.gen_range(0..legal.len())].square;
                     moved_at_version = version;
                     let sent = Instant::now();
                     inflight
                         .lock()
                         .unwrap()
-                        .insert(room.clone(), (history + 1, color.clone(), sent));
-                    ws.send(Message::text(
-                        json!({"type": "move", "game": room, "square": square, "version": version})
-                            .to_string(),
-                    ))
+                        .insert(room.clone(), (history + 1, color, sent));
+                    ws.send(frame(&ClientMsg::Move {
+                        rid: None,
+                        game: room.clone(),
+                        square,
+                        version,
+                    }))
                     .await
                     .map_err(|e| format!("send: {e}"))?;
                     stats.moves.fetch_add(1, Ordering::Relaxed);
@@ -192,7 +206,9 @@ async fn play(
                     *stats.last_move.lock().unwrap() = Some(sent);
                 }
             }
-            "error" => return Err(format!("server error: {v}")),
+            ServerMsg::Error { code, message, .. } => {
+                return Err(format!("server error {code}: {message}"))
+            }
             _ => {}
         }
     }

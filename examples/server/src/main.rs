@@ -1,0 +1,78 @@
+//! `server`: runs the Reversi server (see the library's documentation and `PROTOCOL.md`).
+//!
+//! ```text
+//! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]
+//! ```
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use reversi_server::{Config, Server};
+use tokio::net::TcpListener;
+
+struct Args {
+    addr: SocketAddr,
+    cfg: Config,
+}
+
+const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]";
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
+    let mut db = PathBuf::from("reversi.db");
+    let mut test_endpoints = false;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--addr" => {
+                let v = args.next().ok_or("--addr needs a value")?;
+                addr = v.parse().map_err(|e| format!("--addr {v}: {e}"))?;
+            }
+            "--db" => db = PathBuf::from(args.next().ok_or("--db needs a path")?),
+            "--test-endpoints" => test_endpoints = true,
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    let mut cfg = Config::new(db);
+    cfg.test_endpoints = test_endpoints;
+    Ok(Args { addr, cfg })
+}
+
+fn main() {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    rt.block_on(async move {
+        let listener = match TcpListener::bind(args.addr).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("cannot listen on {}: {e}", args.addr);
+                std::process::exit(1);
+            }
+        };
+        let server = match Server::start(args.cfg, listener).await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        };
+        tracing::info!(addr = %server.addr, "listening: open http://{}/", server.addr);
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("stopping");
+    });
+}
