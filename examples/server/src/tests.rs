@@ -87,6 +87,9 @@ impl Client {
                 .expect("the connection is open")
                 .expect("a frame");
             if let Message::Text(t) = m {
+                // Every message a client receives is readable with the protocol's types.
+                let typed = serde_json::from_str::<crate::protocol::ServerMsg>(t.as_str());
+                assert!(typed.is_ok(), "{typed:?}: {}", t.as_str());
                 return serde_json::from_str(t.as_str()).expect("JSON from the server");
             }
         }
