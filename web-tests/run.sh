@@ -2,8 +2,8 @@
 # Browser tests of the web page against the real server.
 #
 # Installs Debian's Chromium if it is missing, installs playwright-core (npm ci, no browser
-# download), builds the server example (debug profile: much faster to build than the LTO release
-# profile, and fast enough to serve), and runs the tests with node's test runner. Exits non-zero
+# download), builds the server (package reversi-server, debug profile: much faster to build than
+# the LTO release profile, and fast enough to serve), and runs the tests with node's test runner. Exits non-zero
 # on any failure. Honours CARGO_TARGET_DIR (default: the repository's target/). Screenshots go
 # to target/screenshots/ at the repository root.
 set -euo pipefail
@@ -24,9 +24,9 @@ fi
 cd "$HERE"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 
-echo "web-tests: building the server example (debug profile) in $CARGO_TARGET_DIR" >&2
-(cd "$ROOT" && cargo build --example server)
-export REVERSI_SERVER_BIN="$CARGO_TARGET_DIR/debug/examples/server"
+echo "web-tests: building the server (debug profile) in $CARGO_TARGET_DIR" >&2
+(cd "$ROOT" && cargo build -p reversi-server --bin server)
+export REVERSI_SERVER_BIN="$CARGO_TARGET_DIR/debug/server"
 
 echo "web-tests: running the browser tests" >&2
 node --test --test-concurrency=1 --test-reporter=spec tests/*.test.js

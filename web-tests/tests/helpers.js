@@ -38,7 +38,7 @@ function get(url) {
 
 /** Starts the server binary on 127.0.0.1 with a temp DB; returns {url, stop()}. */
 async function startServer() {
-  if (!fs.existsSync(SERVER_BIN)) throw new Error(`no server binary at ${SERVER_BIN}: build it with cargo build --example server`);
+  if (!fs.existsSync(SERVER_BIN)) throw new Error(`no server binary at ${SERVER_BIN}: build it with cargo build -p reversi-server --bin server`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reversi-web-"));
   const port = await freePort();
   const log = [];

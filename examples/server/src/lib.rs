@@ -83,6 +83,20 @@ impl Config {
 }
 
 /// A running server.
+///
+/// ```
+/// use reversi_server::{Config, Server};
+///
+/// let db = std::env::temp_dir().join(format!("reversi-doc-{}.db", std::process::id()));
+/// let rt = tokio::runtime::Runtime::new().unwrap();
+/// rt.block_on(async {
+///     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+///     let server = Server::start(Config::new(db.clone()), listener).await.unwrap();
+///     assert!(server.addr.ip().is_loopback());
+///     server.task.abort();
+/// });
+/// # let _ = std::fs::remove_file(&db);
+/// ```
 pub struct Server {
     /// Where it listens.
     pub addr: SocketAddr,
