@@ -1,0 +1,380 @@
+//! Server → client: the messages the server sends, as a Rust client reads them. The server
+//! builds these messages as JSON values; its tests check that every message they receive parses
+//! into [`ServerMsg`]. Unknown fields are ignored, so that a client keeps working when the server
+//! adds one.
+
+use reversi::core::{Color, Square};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Level, LocalMode, TimeSpec};
+
+/// Everything the server sends, as a Rust client reads it. `PROTOCOL.md` describes each message.
+///
+/// ```
+/// use reversi_server::protocol::ServerMsg;
+///
+/// let text = r#"{"type":"matched","room":"R12","seat":0,"color":"black"}"#;
+/// let msg: ServerMsg = serde_json::from_str(text).unwrap();
+/// assert_eq!(
+///     msg,
+///     ServerMsg::Matched { room: "R12".into(), seat: 0, color: reversi::core::Color::Black }
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// Sent first on every connection.
+    Welcome {
+        /// The protocol version ([`PROTOCOL_VERSION`](super::PROTOCOL_VERSION)).
+        protocol: u32,
+        /// The connection's number, for logs.
+        connection: u64,
+        /// The largest message the server reads ([`MAX_MESSAGE_BYTES`](super::MAX_MESSAGE_BYTES)).
+        max_message_bytes: usize,
+        /// The rate limit.
+        rate: Rate,
+        /// Whether the test-only commands are enabled.
+        test_endpoints: bool,
+    },
+    /// The answer to `ping`.
+    Pong {
+        /// The `rid` of the `ping`.
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// A refusal: nothing changed.
+    Error {
+        /// The stable error code (see `PROTOCOL.md`).
+        code: String,
+        /// What went wrong, for people.
+        message: String,
+        /// The type of the refused message, when it could be read.
+        #[serde(default)]
+        request: Option<String>,
+        /// The `rid` of the refused message, when it could be read.
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// The full state of a game of one connection or of a room.
+    State(Box<State>),
+    /// A game of one connection was created or resumed.
+    LocalStarted {
+        /// The game's id.
+        game: String,
+        /// The token to resume it with (`local_resume`).
+        token: String,
+        /// The `rid` of the request.
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// The answer to `local_close`.
+    LocalClosed {
+        /// The game's id.
+        game: String,
+        /// The `rid` of the request.
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// The connection's online identity.
+    Guest {
+        /// The player's id.
+        player: u64,
+        /// The token to `reconnect` with.
+        token: String,
+        /// The `rid` of the request that created or recovered it.
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// Waiting for a random opponent.
+    Queued {
+        /// Until when (wall-clock milliseconds).
+        until: u64,
+    },
+    /// The wait for an opponent ran out.
+    QueueExpired,
+    /// The wait for an opponent was cancelled.
+    QueueCancelled,
+    /// An invite was created.
+    Invite {
+        /// The code to give the opponent.
+        code: String,
+        /// The page's path that joins it (`/join/<code>`).
+        link: String,
+        /// When it runs out (wall-clock milliseconds).
+        expires_at: u64,
+    },
+    /// The invite ran out.
+    InviteExpired {
+        /// Its code.
+        code: String,
+    },
+    /// The invite was cancelled.
+    InviteCancelled {
+        /// Its code.
+        code: String,
+    },
+    /// An online game started (or was reconnected to).
+    Matched {
+        /// The room's id.
+        room: String,
+        /// The player's seat: 0 black, 1 white.
+        seat: usize,
+        /// The player's colour.
+        color: Color,
+    },
+    /// A hosted room was created.
+    RoomCreated {
+        /// The room's id.
+        room: String,
+        /// The `rid` of the request.
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+}
+
+/// The rate limit stated in `welcome`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rate {
+    /// Messages a connection may send per second, sustained.
+    pub per_second: u32,
+    /// Messages a connection may send in a burst.
+    pub burst: u32,
+}
+
+/// What a state message is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StateKind {
+    /// A game of one connection.
+    Local,
+    /// An online room (random match or invite).
+    Online,
+    /// A hosted room.
+    Hosted,
+}
+
+/// A full `state` message: the common header, the board, and the fields of its kind (those of the
+/// other kind are `None` or empty).
+///
+/// ```
+/// use reversi_server::protocol::{ServerMsg, StateKind};
+///
+/// let text = r#"{"type":"state","kind":"online","room":"R1","game":"R1","version":1,
+///     "status":"waiting","board":null,"legal":[],"result":null,"seats":[],"members":[]}"#;
+/// let ServerMsg::State(state) = serde_json::from_str(text).unwrap() else { panic!() };
+/// assert_eq!(state.kind, StateKind::Online);
+/// assert!(state.board.is_none() && state.legal.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// A game of one connection or a room.
+    pub kind: StateKind,
+    /// The game's id (a room's id for rooms).
+    pub game: String,
+    /// The room's id (rooms only).
+    #[serde(default)]
+    pub room: Option<String>,
+    /// The state version: it goes up with every change.
+    pub version: u64,
+    /// `playing` or `over` for a game of one connection; `waiting`, `playing`, `paused`, `over`
+    /// or `closed` for a room.
+    pub status: String,
+    /// How the (last) game ended, if it did.
+    #[serde(default)]
+    pub result: Option<ResultView>,
+    /// 64 characters, `a1` first: `X` black, `O` white, `-` empty; `None` before a room's first
+    /// game.
+    #[serde(default)]
+    pub board: Option<String>,
+    /// Who moves next; `None` once over or before the first game.
+    #[serde(default)]
+    pub to_move: Option<Color>,
+    /// The discs of each colour.
+    #[serde(default)]
+    pub count: Option<Count>,
+    /// The legal moves with the discs each flips, in animation order (empty when nobody may
+    /// move).
+    #[serde(default)]
+    pub legal: Vec<LegalMove>,
+    /// The accessible description of each square, `a1` first.
+    #[serde(default)]
+    pub squares: Vec<String>,
+    /// The last placement.
+    #[serde(default)]
+    pub last: Option<Placement>,
+    /// The colour whose automatic pass followed the last placement.
+    #[serde(default)]
+    pub passed: Option<Color>,
+    /// The moves so far.
+    #[serde(default)]
+    pub history: Vec<HistoryPly>,
+    /// The clock; `None` for a room without a game.
+    #[serde(default)]
+    pub clock: Option<ClockView>,
+    /// Games of one connection: who plays.
+    #[serde(default)]
+    pub mode: Option<LocalMode>,
+    /// Games of one connection against the computer: the person's colour.
+    #[serde(default)]
+    pub human: Option<Color>,
+    /// Games of one connection against the computer: its level.
+    #[serde(default)]
+    pub level: Option<Level>,
+    /// Games of one connection: the time control as asked for.
+    #[serde(default)]
+    pub time: Option<TimeSpec>,
+    /// Games of one connection: whether `undo` would be accepted now.
+    #[serde(default)]
+    pub can_undo: Option<bool>,
+    /// Games of one connection: whether the computer is computing its move.
+    #[serde(default)]
+    pub thinking: Option<bool>,
+    /// Rooms: the version of the current turn.
+    #[serde(default)]
+    pub turn_version: Option<u64>,
+    /// Hosted rooms: the host's player id.
+    #[serde(default)]
+    pub host: Option<u64>,
+    /// Rooms: the seats, black first.
+    #[serde(default)]
+    pub seats: Vec<SeatView>,
+    /// Rooms: the people in the room.
+    #[serde(default)]
+    pub members: Vec<MemberView>,
+    /// Rooms: the player who reserved the bot's seat.
+    #[serde(default)]
+    pub reservation: Option<u64>,
+    /// Rooms: whether the bot leaves at the end of the game.
+    #[serde(default)]
+    pub bot_leaving: Option<bool>,
+    /// Rooms: why the game is paused (`host`, `nobody_connected`), if it is.
+    #[serde(default)]
+    pub paused: Option<String>,
+    /// Rooms: how many games were started.
+    #[serde(default)]
+    pub game_no: Option<u64>,
+    /// Rooms: when the seat to act loses on time (wall-clock milliseconds).
+    #[serde(default)]
+    pub deadline: Option<u64>,
+    /// Rooms: when the game ends by the disc count (wall-clock milliseconds).
+    #[serde(default)]
+    pub game_limit_at: Option<u64>,
+    /// Rooms: the server's time when it sent the state (wall-clock milliseconds).
+    #[serde(default)]
+    pub server_time: Option<u64>,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultView {
+    /// The winner, `None` for a draw or a game ended without a result.
+    #[serde(default)]
+    pub winner: Option<Color>,
+    /// Why it ended (`board`, `timeout`, `resignation`, `abandoned`, … see `PROTOCOL.md`).
+    pub reason: String,
+    /// Rooms: the game's number in the room.
+    #[serde(default)]
+    pub game: Option<u64>,
+    /// Rooms: the seat concerned, when there is one.
+    #[serde(default)]
+    pub seat: Option<usize>,
+}
+
+/// The discs of each colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    /// Black discs.
+    pub black: u32,
+    /// White discs.
+    pub white: u32,
+}
+
+/// A legal move and the discs it flips, nearest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalMove {
+    /// Where to play.
+    pub square: Square,
+    /// The discs it flips, in animation order.
+    pub flips: Vec<Square>,
+}
+
+/// A placement and the discs it flipped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Who played.
+    pub color: Color,
+    /// Where.
+    pub square: Square,
+    /// The discs it flipped, in animation order.
+    pub flips: Vec<Square>,
+}
+
+/// One move of the history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryPly {
+    /// Who moved.
+    pub color: Color,
+    /// The move: a square or `pass`.
+    #[serde(rename = "move")]
+    pub mv: reversi::core::Move,
+}
+
+/// The clock part of a state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockView {
+    /// The time control.
+    pub control: reversi::clock::TimeControl,
+    /// Black's time left at `server_time` in milliseconds (`None` when unlimited).
+    #[serde(default)]
+    pub black_ms: Option<u64>,
+    /// White's time left at `server_time` in milliseconds (`None` when unlimited).
+    #[serde(default)]
+    pub white_ms: Option<u64>,
+    /// The colour whose time is running.
+    #[serde(default)]
+    pub running: Option<Color>,
+    /// Whether the clock is paused.
+    pub paused: bool,
+    /// The server's time (wall-clock milliseconds).
+    pub server_time: u64,
+}
+
+/// A seat of a room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatView {
+    /// A person sits there.
+    Person {
+        /// The player's id.
+        player: u64,
+        /// Whether the player is connected.
+        connected: bool,
+        /// The seat's colour.
+        color: Color,
+    },
+    /// A bot sits there.
+    Bot {
+        /// Its level.
+        level: Level,
+        /// The seat's colour.
+        color: Color,
+    },
+    /// Nobody sits there.
+    Empty {
+        /// The seat's colour.
+        color: Color,
+    },
+}
+
+/// A person in a room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberView {
+    /// The player's id.
+    pub player: u64,
+    /// Whether the player is connected.
+    pub connected: bool,
+    /// Until when a disconnected player may come back (wall-clock milliseconds).
+    #[serde(default)]
+    pub grace_until: Option<u64>,
+}
