@@ -53,7 +53,9 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 #[must_use]
 pub fn call(request: &str) -> String {
     answer(request)
-        .unwrap_or_else(|(code, message)| json!({"type": "error", "code": code, "message": message}))
+        .unwrap_or_else(
+            |(code, message)| json!({"type": "error", "code": code, "message": message}),
+        )
         .to_string()
 }
 
@@ -63,9 +65,7 @@ fn answer(request: &str) -> Result<Value, (&'static str, String)> {
     let position = |board: Option<&str>| -> Result<Position, (&'static str, String)> {
         match board {
             None => Ok(Position::initial()),
-            Some(b) => b
-                .parse()
-                .map_err(|e| ("bad_board", format!("{b:?}: {e}"))),
+            Some(b) => b.parse().map_err(|e| ("bad_board", format!("{b:?}: {e}"))),
         }
     };
     match request {
@@ -77,7 +77,9 @@ fn answer(request: &str) -> Result<Value, (&'static str, String)> {
                 ));
             }
             let p = position(board.as_deref())?;
-            Ok(json!({"type": "perft", "depth": depth, "count": perft(&p, depth, Convention::Oeis)}))
+            Ok(
+                json!({"type": "perft", "depth": depth, "count": perft(&p, depth, Convention::Oeis)}),
+            )
         }
         Request::Solve { board } => {
             let p = position(Some(&board))?;

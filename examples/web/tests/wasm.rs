@@ -55,7 +55,9 @@ fn run_in_node(requests: &[Value]) -> Vec<Value> {
 
 #[test]
 fn wasm_module_answers_as_the_native_build() {
-    let mut requests: Vec<Value> = (1..=8).map(|d| json!({"type": "perft", "depth": d})).collect();
+    let mut requests: Vec<Value> = (1..=8)
+        .map(|d| json!({"type": "perft", "depth": d}))
+        .collect();
     let positions = endgames(&[10, 12, 14, 16]);
     assert_eq!(positions.len(), 4);
     requests.extend(
