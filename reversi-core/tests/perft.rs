@@ -1,4 +1,4 @@
-//! Perft against the reference counts of `../shared/data/perft.tsv`, in all three conventions.
+//! Perft against the reference counts of `tests/data/perft.tsv`, in all three conventions.
 
 use reversi_core::perft::{perft, Convention};
 use reversi_core::Position;

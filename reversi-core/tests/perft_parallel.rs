@@ -1,5 +1,5 @@
 //! Threaded and hashed perft (`perft_with`) against the reference counts of
-//! `../shared/data/perft.tsv`, in all three conventions and on every kernel of this CPU.
+//! `tests/data/perft.tsv`, in all three conventions and on every kernel of this CPU.
 
 use reversi_core::perft::{perft_with, Convention, Kernel, PerftHash, PerftOptions, Progress};
 use reversi_core::Position;

@@ -6,82 +6,8 @@ use reversi_core::notation::{parse_obf, ObfLine};
 use reversi_core::perft::Convention;
 use reversi_core::{Bitboard, Color, Game, Move, Position, Square, Symmetry};
 
-/// The naive board: `cells[row][col]`, 0 empty, 1 black, 2 white.
-#[derive(Clone, PartialEq, Debug)]
-struct Naive {
-    cells: [[u8; 8]; 8],
-    to_move: u8,
-}
-
-impl Naive {
-    fn from(p: &Position) -> Naive {
-        let mut cells = [[0u8; 8]; 8];
-        for sq in Square::ALL {
-            cells[sq.row() as usize][sq.column() as usize] = match p.color_at(sq) {
-                None => 0,
-                Some(Color::Black) => 1,
-                Some(Color::White) => 2,
-            };
-        }
-        Naive {
-            cells,
-            to_move: if p.side_to_move() == Color::Black {
-                1
-            } else {
-                2
-            },
-        }
-    }
-
-    fn flips(&self, who: u8, r: i32, c: i32) -> Vec<(i32, i32)> {
-        if self.cells[r as usize][c as usize] != 0 {
-            return vec![];
-        }
-        let other = 3 - who;
-        let mut out = vec![];
-        for dr in -1..=1 {
-            for dc in -1..=1 {
-                if dr == 0 && dc == 0 {
-                    continue;
-                }
-                let mut line = vec![];
-                let (mut rr, mut cc) = (r + dr, c + dc);
-                while (0..8).contains(&rr)
-                    && (0..8).contains(&cc)
-                    && self.cells[rr as usize][cc as usize] == other
-                {
-                    line.push((rr, cc));
-                    rr += dr;
-                    cc += dc;
-                }
-                if !line.is_empty()
-                    && (0..8).contains(&rr)
-                    && (0..8).contains(&cc)
-                    && self.cells[rr as usize][cc as usize] == who
-                {
-                    out.extend(line);
-                }
-            }
-        }
-        out
-    }
-
-    fn moves(&self, who: u8) -> Vec<(i32, i32)> {
-        let mut v = vec![];
-        for r in 0..8 {
-            for c in 0..8 {
-                if !self.flips(who, r, c).is_empty() {
-                    v.push((r, c));
-                }
-            }
-        }
-        v
-    }
-}
-
-fn sq(r: i32, c: i32) -> Square {
-    Square::from_coords(c as u8, r as u8).unwrap()
-}
+mod naive;
+use naive::{sq, Naive};
 
 /// Plays a random legal game through [`Game`], choosing with `choices`, and returns it; the game
 /// may stop before its end when the choices run out.

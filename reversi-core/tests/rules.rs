@@ -366,12 +366,8 @@ fn board_strings() {
 
 #[test]
 fn obf_lines() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/data/ffo-40-59.obf"
-    ))
-    .unwrap_or_else(|_| include_str!("data/ffo-40-59.obf").to_string());
-    let lines = parse_obf(&text).unwrap();
+    let text = include_str!("data/ffo-40-59.obf");
+    let lines = parse_obf(text).unwrap();
     assert_eq!(lines.len(), 20);
     assert_eq!(lines[0].position.empty().count(), 20);
     assert_eq!(lines[0].best_score(), Some(38));

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly module of the page's local games (package reversi-web) and puts it where
+# the server serves it: examples/server/static/reversi.wasm. The built module is committed, so that
+# `cargo run --release -p reversi-server` serves a working page on a fresh clone with no wasm
+# toolchain; `.ci/run` calls this script with --check, which rebuilds the module and fails when the
+# committed one differs from what the sources build.
+#
+# rustup's toolchain here has no wasm32 standard library, so the module is built with Debian's
+# Rust for the web (packages rustc-web, cargo-web, rust-web-src, lld), which this script installs
+# when missing, compiling the standard library from its source (-Zbuild-std).
+#
+#   bash scripts/build-wasm.sh           build and copy the module
+#   bash scripts/build-wasm.sh --check   build and compare with the committed module
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$ROOT/examples/server/static/reversi.wasm"
+CARGO=/usr/bin/cargo
+RUSTC=/usr/bin/rustc
+
+have_toolchain() {
+  [ -x "$CARGO" ] && [ -x "$RUSTC" ] && command -v wasm-ld >/dev/null &&
+    [ -d "$("$RUSTC" --print sysroot)/lib/rustlib/src/rust/library" ]
+}
+
+if ! have_toolchain; then
+  echo "build-wasm: installing Debian's rustc-web, cargo-web, rust-web-src and lld" >&2
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q rustc-web cargo-web rust-web-src lld
+fi
+
+# A target directory of its own: Debian's rustc must not mix its artefacts with rustup's.
+TARGET_DIR="$ROOT/target/wasm"
+cd "$ROOT"
+env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS \
+  RUSTC_BOOTSTRAP=1 RUSTC="$RUSTC" \
+  CARGO_TARGET_DIR="$TARGET_DIR" \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=3 \
+  CARGO_PROFILE_RELEASE_PANIC=abort \
+  CARGO_PROFILE_RELEASE_STRIP=true \
+  "$CARGO" build --release --locked --ignore-rust-version \
+  --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
+  -p reversi-web
+BUILT="$TARGET_DIR/wasm32-unknown-unknown/release/reversi_web.wasm"
+echo "build-wasm: $(wc -c <"$BUILT") bytes" >&2
+
+if [ "${1:-}" = "--check" ]; then
+  if ! cmp -s "$BUILT" "$OUT"; then
+    echo "build-wasm: $OUT is stale: run bash scripts/build-wasm.sh and commit the module" >&2
+    exit 1
+  fi
+  echo "build-wasm: the committed module is up to date" >&2
+else
+  cp "$BUILT" "$OUT"
+  echo "build-wasm: wrote $OUT" >&2
+fi
