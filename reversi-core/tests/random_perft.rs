@@ -23,7 +23,7 @@ const RANDOM_PLIES: usize = 2650;
 const DEPTH: u32 = 6;
 const PASSES: usize = 300;
 const FINISHED: usize = 50;
-const SEED: u64 = 0x5EED_0F_2026;
+const SEED: u64 = 0x005E_ED0F_2026;
 
 struct Case {
     line: usize,
