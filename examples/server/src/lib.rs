@@ -151,21 +151,36 @@ async fn ws_handler(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Respon
 }
 
 /// The page's files, embedded in the binary: path, content type, content.
-const FILES: &[(&str, &str, &str)] = &[
+const FILES: &[(&str, &str, &[u8])] = &[
     (
         "/",
         "text/html; charset=utf-8",
-        include_str!("../static/index.html"),
+        include_bytes!("../static/index.html"),
     ),
     (
         "/app.js",
         "text/javascript; charset=utf-8",
-        include_str!("../static/app.js"),
+        include_bytes!("../static/app.js"),
     ),
     (
         "/style.css",
         "text/css; charset=utf-8",
-        include_str!("../static/style.css"),
+        include_bytes!("../static/style.css"),
+    ),
+    (
+        "/worker.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/worker.js"),
+    ),
+    (
+        "/engine.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/engine.js"),
+    ),
+    (
+        "/reversi.wasm",
+        "application/wasm",
+        include_bytes!("../static/reversi.wasm"),
     ),
 ];
 

@@ -447,6 +447,38 @@ async fn the_page_is_served() {
     server.task.abort();
 }
 
+/// The files of local games: the worker, the engine's wrapper and the module, each with its type.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_local_engine_is_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start(test_cfg(temp_db("engine-files"))).await;
+    for (path, ctype) in [
+        ("/worker.js", "text/javascript"),
+        ("/engine.js", "text/javascript"),
+        ("/reversi.wasm", "application/wasm"),
+    ] {
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).await.unwrap();
+        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
+        assert!(
+            head.contains(&format!("content-type: {ctype}")),
+            "{path}: {head}"
+        );
+        let body = &raw[split + 4..];
+        if path.ends_with(".wasm") {
+            assert_eq!(&body[..4], b"\0asm", "{path} is a WebAssembly module");
+        } else {
+            assert!(!body.is_empty(), "{path} is empty");
+        }
+    }
+    server.task.abort();
+}
+
 /// Run as a child process by the SIGKILL test: serves until killed.
 #[test]
 #[ignore = "started by sigkill_and_restart_lose_nothing as a child process"]

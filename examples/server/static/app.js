@@ -1,6 +1,12 @@
-// The Reversi page. It holds no rules: it draws the states the server sends (the board, the legal
-// moves and the discs each would flip in animation order, the squares' accessible descriptions)
-// and sends intentions (PROTOCOL.md at the repository root).
+// The Reversi page. It holds no rules: it draws the states it is sent (the board, the legal moves
+// and the discs each would flip in animation order, the squares' accessible descriptions) and
+// sends intentions (PROTOCOL.md at the repository root).
+//
+// Local games (against the computer, two players on this device) are played by a Web Worker
+// (worker.js, which runs the engine compiled to WebAssembly) and saved in this browser's
+// localStorage: they never touch the server, and work with the server stopped. Online games go
+// over a WebSocket to the server, opened only when the person chooses to play online or the page
+// comes back to an online game.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -12,11 +18,16 @@ const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)"
 const params = new URLSearchParams(location.search);
 
 // What tests (and curious people) may look at: sounds played, flips drawn.
-const debug = (window.reversiDebug = { sounds: 0, flips: [] });
+// `state` is the last state message received, as received.
+const debug = (window.reversiDebug = { sounds: 0, flips: [], state: null, engineReady: false });
+const HERE = document.currentScript ? document.currentScript.src : location.href;
 
 let ws = null;
 let welcome = null;
 let retry = 0;
+let outbox = [];        // online messages waiting for the connection
+let worker = null;      // the local games' worker
+let loadingLocal = false; // a saved local game is being restored
 let game = null;        // the id of the game or room shown
 let kind = null;        // "local", "online" or "hosted"
 let state = null;       // the last state of that game
@@ -343,13 +354,41 @@ function announce(text) {
 
 function info(text) { $("info").textContent = text || ""; }
 
-// ---------------------------------------------------------------- the connection
+// ---------------------------------------------------------------- local games: the worker
+
+function startWorker() {
+  try {
+    worker = new Worker(new URL("worker.js", HERE), { type: "module" });
+  } catch (e) {
+    worker = null;
+    info("Local games need a browser with module Web Workers.");
+    return;
+  }
+  worker.onmessage = (ev) => {
+    const m = ev.data;
+    if (!m || typeof m !== "object") return;
+    if (m.type === "ready") { debug.engineReady = true; return; }
+    if (m.type === "saved") { store.local = m.data; return; }
+    handle(m);
+  };
+  worker.onerror = (e) => { info(`The game engine stopped (${e.message || "error"}).`); };
+}
+
+function toWorker(m) {
+  if (!worker) { info("Local games need a browser with module Web Workers."); return false; }
+  worker.postMessage(m);
+  return true;
+}
+
+// ---------------------------------------------------------------- online games: the connection
 
 function connect() {
+  if (ws) return;
   setConn("connecting", "Connecting…");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   ws.onopen = () => { retry = 0; };
   ws.onclose = () => {
+    ws = null;
     welcome = null;
     const wait = Math.min(5000, 500 * 2 ** retry++);
     setConn("offline", `Disconnected. Reconnecting in ${Math.round(wait / 1000) || 1} s…`);
@@ -363,45 +402,55 @@ function connect() {
 }
 
 function setConn(st, text) {
-  $("conn").dataset.state = st;
-  $("conn").textContent = text;
+  $("conn").hidden = !st;
+  $("conn").dataset.state = st || "none";
+  $("conn").textContent = text || "";
 }
 
+// Sends an online message, opening the connection first if need be (the message waits for it).
 function send(m) {
-  if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); return true; }
-  info("Not connected yet; try again in a moment.");
-  return false;
+  if (ws && ws.readyState === 1 && welcome) { ws.send(JSON.stringify(m)); return true; }
+  outbox.push(m);
+  connect();
+  return true;
+}
+
+// Sends a message about the game shown: to the worker for a local game, else to the server.
+function sendGame(m) {
+  return kind === "local" ? toWorker(m) : send(m);
 }
 
 const store = {
-  get local() { return JSON.parse(sessionStorage.getItem("reversi.local") || "null"); },
-  set local(v) { v ? sessionStorage.setItem("reversi.local", JSON.stringify(v)) : sessionStorage.removeItem("reversi.local"); },
+  get local() {
+    try { return JSON.parse(localStorage.getItem("reversi.local") || "null"); } catch (_) { return null; }
+  },
+  set local(v) {
+    try {
+      if (v == null) localStorage.removeItem("reversi.local");
+      else localStorage.setItem("reversi.local", JSON.stringify(v));
+    } catch (_) { /* storage full or disabled: the game goes on unsaved */ }
+  },
   get token() { return sessionStorage.getItem("reversi.token"); },
   set token(v) { v ? sessionStorage.setItem("reversi.token", v) : sessionStorage.removeItem("reversi.token"); },
   get view() { return sessionStorage.getItem("reversi.view"); },
   set view(v) { v ? sessionStorage.setItem("reversi.view", v) : sessionStorage.removeItem("reversi.view"); },
 };
 
+function joinCode() {
+  const m = location.pathname.match(/^\/join\/([^/]+)/);
+  return (m && decodeURIComponent(m[1])) || params.get("invite");
+}
+
 function onWelcome() {
   setConn("online", "Connected");
-  // Recover the online identity first (it rejoins a game in progress), then a local game.
+  // Recover the online identity first (it rejoins a game in progress), then the game shown.
   if (store.token) send({ type: "reconnect", token: store.token });
-  const view = store.view;
-  if (view && view !== "local" && game) send({ type: "sync", game });
-  const local = store.local;
-  if (local && (!view || view === "local")) {
-    send({ type: "local_resume", game: local.game, token: local.token });
-  } else if (!game && params.get("board") && welcome.test_endpoints) {
-    newLocal(params.get("board"));
-  } else if (!game && !store.token && !local) {
-    const m = location.pathname.match(/^\/join\/([^/]+)/);
-    const code = (m && decodeURIComponent(m[1])) || params.get("invite");
-    if (code) { selectMode("online"); send({ type: "invite_join", code }); }
-  }
-  if (store.token) {
-    const m = location.pathname.match(/^\/join\/([^/]+)/);
-    if (m && !game) { selectMode("online"); send({ type: "invite_join", code: decodeURIComponent(m[1]) }); }
-  }
+  if (game && kind !== "local") send({ type: "sync", game });
+  const code = joinCode();
+  if (code && (!game || kind === "local")) { selectMode("online"); send({ type: "invite_join", code }); }
+  const queued = outbox;
+  outbox = [];
+  for (const m of queued) send(m);
 }
 
 function follow(id, k) {
@@ -409,11 +458,13 @@ function follow(id, k) {
   game = id;
   kind = k;
   store.view = k === "local" ? "local" : id;
+  if (k === "local") loadingLocal = false;
 }
 
 function placements(s) { return (s.history || []).filter((h) => h.move !== "pass").length; }
 
 function onState(m) {
+  debug.state = m;
   if (m.game !== game) return;
   if (state && m.version < state.version) return;
   const prev = state;
@@ -439,9 +490,6 @@ function onState(m) {
     }
     if (parts.length) announce(parts.join(" "));
   }
-  if (m.status === "over" || m.status === "closed") {
-    if (kind === "local") store.local = null;
-  }
 }
 
 function handle(m) {
@@ -451,7 +499,6 @@ function handle(m) {
       onWelcome();
       break;
     case "local_started":
-      store.local = { game: m.game, token: m.token };
       follow(m.game, "local");
       selectMode(null);
       info("");
@@ -493,8 +540,7 @@ function handle(m) {
       $("waiting").hidden = true;
       $("queue").disabled = false;
       $("invite-box").hidden = true;
-      if (store.local) send({ type: "local_close", game: store.local.game });
-      store.local = null;
+      if (kind === "local" && game && state && state.status === "playing") toWorker({ type: "local_close", game });
       follow(m.room, "online");
       selectMode("online");
       info(`Matched: you play ${m.color}.`);
@@ -523,8 +569,16 @@ function handle(m) {
 }
 
 function onError(m) {
-  if (m.code === "stale_version") { if (game) send({ type: "sync", game }); return; }
-  if (m.request === "local_resume") { store.local = null; if (store.view === "local") store.view = null; return; }
+  if (m.code === "stale_version") { if (game) sendGame({ type: "sync", game }); return; }
+  if (m.code === "engine_unavailable") { info(m.message || m.code); return; } // the saved game is kept
+  if (m.request === "local_load" || (loadingLocal && m.request === undefined)) {
+    // The saved game could not be restored: forget it and show the start choice.
+    loadingLocal = false;
+    store.local = null;
+    if (store.view === "local") store.view = null;
+    selectMode(null);
+    return;
+  }
   if (m.request === "reconnect") { store.token = null; return; }
   if (m.request === "sync" && m.code === "no_such_game") { store.view = null; game = null; return; }
   info(m.message || m.code);
@@ -535,7 +589,7 @@ function onError(m) {
 function play(i) {
   if (!mayPlay() || !legalOf(i)) return; // a refused click: nothing is sent, nothing sounds
   unlockAudio();
-  send({ type: "move", game, square: nameOf(i), version: state.version, rid: ++rid });
+  sendGame({ type: "move", game, square: nameOf(i), version: state.version, rid: ++rid });
 }
 
 function timeSpec() {
@@ -568,9 +622,9 @@ function newLocal(boardStr) {
   const m = { type: "local_new", mode: mode === "computer" ? "computer" : "two_players", time: timeSpec(), rid: ++rid };
   if (m.mode === "computer") { m.color = $("color").value; m.level = $("level").value; }
   if (boardStr) m.board = boardStr;
-  if (state && kind === "local" && state.status === "playing") send({ type: "local_close", game });
+  if (state && kind === "local" && state.status === "playing") toWorker({ type: "local_close", game });
   if (kind === "hosted" && game) send({ type: "leave", room: game });
-  send(m);
+  toWorker(m);
 }
 
 let modeShown = "computer";
@@ -587,6 +641,7 @@ document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListene
     if (!leaveOnline()) { selectMode("online"); return; }
   }
   selectMode(null);
+  if (currentMode() === "online") connect();
 }));
 
 function drawTimeFields() {
@@ -598,11 +653,11 @@ $("time").onchange = drawTimeFields;
 drawTimeFields();
 
 $("new").onclick = () => newLocal(null);
-$("undo").onclick = () => { if (state && kind === "local") send({ type: "undo", game, version: state.version, rid: ++rid }); };
+$("undo").onclick = () => { if (state && kind === "local") toWorker({ type: "undo", game, version: state.version, rid: ++rid }); };
 $("resign").onclick = () => {
   if (!state || state.status !== "playing") return;
   if (kind !== "local" && !window.confirm("Resign this game?")) return;
-  send({ type: "resign", game, rid: ++rid });
+  sendGame({ type: "resign", game, rid: ++rid });
 };
 $("show").onchange = () => { localStorage.setItem("reversi.show", $("show").checked ? "1" : "0"); if (state) draw(state, null); };
 $("show").checked = localStorage.getItem("reversi.show") !== "0";
@@ -640,9 +695,27 @@ $("room-leave").onclick = () => {
   document.querySelectorAll(".hosted-only").forEach((e) => { e.hidden = true; });
 };
 
-// Start: restore the mode shown before a refresh; keep the connection alive.
-if (store.view && store.view !== "local") { game = store.view; kind = store.view.startsWith("H") ? "hosted" : "online"; selectMode("online"); }
-else if (location.pathname.startsWith("/join/")) selectMode("online");
-else selectMode(null);
+// Start: come back to the game shown before a refresh. An online game (or an invite link) opens
+// the connection; otherwise the page stays offline and a saved local game is restored.
+setConn(null);
+startWorker();
+const savedLocal = store.local;
+if (store.view && store.view !== "local") {
+  game = store.view;
+  kind = store.view.startsWith("H") ? "hosted" : "online";
+  selectMode("online");
+  connect();
+} else if (joinCode()) {
+  selectMode("online");
+  connect();
+} else if (params.get("board")) {
+  selectMode(null);
+  newLocal(params.get("board"));
+} else if (savedLocal != null) {
+  selectMode(null);
+  loadingLocal = true;
+  toWorker({ type: "local_load", data: savedLocal, rid: ++rid });
+} else {
+  selectMode(null);
+}
 setInterval(() => { if (ws && ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
-connect();
