@@ -105,7 +105,7 @@ fn main() -> ExitCode {
         .map(|(i, l)| (i + first, l))
         .filter(|(n, _)| range.is_none_or(|(a, b)| (a..=b).contains(n)))
         .collect();
-    let options = SolveOptions { convention, wld };
+    let options = SolveOptions::exact(convention).with_wld(wld);
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     let start = Instant::now();

@@ -281,13 +281,8 @@ fn the_hard_engine_with_a_node_limit_plays_a_whole_online_game() {
 
 #[test]
 fn at_the_game_limit_an_online_game_ends_by_the_disc_count() {
-    let settings = LobbySettings {
-        room: RoomSettings {
-            game_limit: Some(Span::from_mins(5)),
-            ..RoomSettings::ONLINE
-        },
-        ..LobbySettings::default()
-    };
+    let settings = LobbySettings::default()
+        .with_room(RoomSettings::ONLINE.with_game_limit(Some(Span::from_mins(5))));
     let mut lobby = Lobby::with_settings(settings, [(REVERSI.to_owned(), ReversiGame::new())]);
     let mut rng = StdRng::seed_from_u64(9);
     let mut a = EngineBot::for_level("easy", 4).unwrap();

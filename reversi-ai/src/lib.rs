@@ -23,7 +23,7 @@
 //!
 //! // Exact endgame: score, best move, principal variation and node count.
 //! let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
-//! let s = solve(&pos, &SolveOptions { convention: Convention::Wof, wld: false }).unwrap();
+//! let s = solve(&pos, &SolveOptions::exact(Convention::Wof)).unwrap();
 //! let h = hints(&pos, &Limits::NONE, Convention::Wof, &stop).unwrap();
 //! assert_eq!(h[0].score, s.score);
 //! ```

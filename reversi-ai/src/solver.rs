@@ -48,19 +48,90 @@ impl core::str::FromStr for Convention {
 
 /// Options of an exact solve.
 ///
+/// The struct may gain fields: build it with [`SolveOptions::exact`], [`SolveOptions::wld`] or
+/// [`SolveOptions::default`] (an exact score in [`Convention::DiscDifference`]) and the `with_*`
+/// methods.
+///
 /// # Examples
 ///
 /// ```
 /// use reversi_ai::{Convention, SolveOptions};
-/// let o = SolveOptions { convention: Convention::Wof, wld: true };
+/// let o = SolveOptions::wld(Convention::Wof);
+/// assert_eq!(o, SolveOptions::default().with_convention(Convention::Wof).with_wld(true));
 /// assert_ne!(o, SolveOptions::default());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SolveOptions {
     /// The score convention.
     pub convention: Convention,
     /// Win/loss/draw only: the score is then -1, 0 or +1 (faster than an exact score).
     pub wld: bool,
+}
+
+impl SolveOptions {
+    /// An exact score in `convention`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Convention, SolveOptions};
+    /// let o = SolveOptions::exact(Convention::Wof);
+    /// assert!(!o.wld);
+    /// assert_eq!(o.convention, Convention::Wof);
+    /// ```
+    #[must_use]
+    pub const fn exact(convention: Convention) -> SolveOptions {
+        SolveOptions {
+            convention,
+            wld: false,
+        }
+    }
+
+    /// Win/loss/draw only (both conventions give the same sign).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Convention, SolveOptions};
+    /// assert!(SolveOptions::wld(Convention::DiscDifference).wld);
+    /// ```
+    #[must_use]
+    pub const fn wld(convention: Convention) -> SolveOptions {
+        SolveOptions {
+            convention,
+            wld: true,
+        }
+    }
+
+    /// These options with another score convention.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Convention, SolveOptions};
+    /// let o = SolveOptions::default().with_convention(Convention::Wof);
+    /// assert_eq!(o, SolveOptions::exact(Convention::Wof));
+    /// ```
+    #[must_use]
+    pub const fn with_convention(mut self, convention: Convention) -> SolveOptions {
+        self.convention = convention;
+        self
+    }
+
+    /// These options with win/loss/draw only on or off.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::SolveOptions;
+    /// assert!(SolveOptions::default().with_wld(true).wld);
+    /// ```
+    #[must_use]
+    pub const fn with_wld(mut self, wld: bool) -> SolveOptions {
+        self.wld = wld;
+        self
+    }
 }
 
 /// The result of an exact solve.
@@ -99,7 +170,7 @@ pub struct Solution {
 /// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
 /// let mut solver = Solver::new();
 /// let exact = solver.solve(&pos, &SolveOptions::default()).unwrap();
-/// let wld = solver.solve(&pos, &SolveOptions { wld: true, ..Default::default() }).unwrap();
+/// let wld = solver.solve(&pos, &SolveOptions::default().with_wld(true)).unwrap();
 /// assert_eq!(wld.score, exact.score.signum());
 /// ```
 pub struct Solver {
@@ -288,7 +359,7 @@ impl Solver {
 /// use reversi_core::{Move, Position};
 /// // Two empty squares, white to move.
 /// let pos: Position = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO--OX O".parse().unwrap();
-/// let s = solve(&pos, &SolveOptions { convention: Convention::Wof, wld: false }).unwrap();
+/// let s = solve(&pos, &SolveOptions::exact(Convention::Wof)).unwrap();
 /// assert!(pos.play(s.best_move).is_ok());
 /// ```
 pub fn solve(pos: &Position, options: &SolveOptions) -> Result<Solution, Error> {

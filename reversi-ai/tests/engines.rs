@@ -72,10 +72,7 @@ fn solver_agrees_with_brute_force_in_both_conventions() {
         let pos = random_position(&mut rng, empties);
         for (convention, wof) in [(Convention::DiscDifference, false), (Convention::Wof, true)] {
             let want = brute(&pos, wof);
-            let opts = SolveOptions {
-                convention,
-                wld: false,
-            };
+            let opts = SolveOptions::exact(convention);
             let s = solver.solve(&pos, &opts).unwrap();
             assert_eq!(s.score, want, "{pos:?} {convention:?}");
             // The best move achieves the score, and so does the whole PV.
@@ -90,15 +87,7 @@ fn solver_agrees_with_brute_force_in_both_conventions() {
             let end = brute(&cur, wof);
             let sign = if s.pv.len().is_multiple_of(2) { 1 } else { -1 };
             assert_eq!(sign * end, want, "PV of {pos:?} does not give the score");
-            let wld = solver
-                .solve(
-                    &pos,
-                    &SolveOptions {
-                        convention,
-                        wld: true,
-                    },
-                )
-                .unwrap();
+            let wld = solver.solve(&pos, &SolveOptions::wld(convention)).unwrap();
             assert_eq!(wld.score, want.signum());
             // The convenience function too.
             assert_eq!(solve(&pos, &opts).unwrap().score, want);

@@ -22,8 +22,14 @@ use crate::{
 /// assert_eq!(s.queue_wait, Span::from_mins(2));
 /// assert_eq!(s.invite_ttl, Span::from_mins(10));
 /// assert_eq!(s.reconnect_grace, Span::from_secs(60));
+/// let quick = LobbySettings::default().with_queue_wait(Span::from_secs(30));
+/// assert_eq!(quick.queue_wait, Span::from_secs(30));
 /// ```
+///
+/// The struct may gain fields: build it from [`LobbySettings::default`] with the `with_*`
+/// methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LobbySettings {
     /// How long a wait for a random match lasts without a match.
     pub queue_wait: Span,
@@ -46,6 +52,72 @@ impl Default for LobbySettings {
             reconnect_grace: Span::from_secs(60),
             room: RoomSettings::ONLINE,
         }
+    }
+}
+
+impl LobbySettings {
+    /// These settings with another wait for a random match.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::LobbySettings;
+    /// let s = LobbySettings::default().with_queue_wait(Span::from_secs(10));
+    /// assert_eq!(s.queue_wait, Span::from_secs(10));
+    /// ```
+    #[must_use]
+    pub const fn with_queue_wait(mut self, wait: Span) -> LobbySettings {
+        self.queue_wait = wait;
+        self
+    }
+
+    /// These settings with another lifetime for an unanswered invite.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::LobbySettings;
+    /// let s = LobbySettings::default().with_invite_ttl(Span::from_mins(1));
+    /// assert_eq!(s.invite_ttl, Span::from_mins(1));
+    /// ```
+    #[must_use]
+    pub const fn with_invite_ttl(mut self, ttl: Span) -> LobbySettings {
+        self.invite_ttl = ttl;
+        self
+    }
+
+    /// These settings with another grace for a disconnected guest who is not playing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::LobbySettings;
+    /// let s = LobbySettings::default().with_reconnect_grace(Span::from_secs(5));
+    /// assert_eq!(s.reconnect_grace, Span::from_secs(5));
+    /// ```
+    #[must_use]
+    pub const fn with_reconnect_grace(mut self, grace: Span) -> LobbySettings {
+        self.reconnect_grace = grace;
+        self
+    }
+
+    /// These settings with other settings for the rooms the lobby creates.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::{LobbySettings, RoomSettings};
+    /// let rooms = RoomSettings::ONLINE.with_action_limit(Span::from_secs(10));
+    /// assert_eq!(LobbySettings::default().with_room(rooms).room, rooms);
+    /// ```
+    #[must_use]
+    pub const fn with_room(mut self, room: RoomSettings) -> LobbySettings {
+        self.room = room;
+        self
     }
 }
 
@@ -410,7 +482,7 @@ impl<G: Game> Lobby<G> {
     /// ```
     /// use reversi_clock::Span;
     /// use reversi_room::{Lobby, LobbySettings, Nim};
-    /// let settings = LobbySettings { queue_wait: Span::from_secs(30), ..LobbySettings::default() };
+    /// let settings = LobbySettings::default().with_queue_wait(Span::from_secs(30));
     /// let lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(10, 2))]);
     /// assert_eq!(lobby.settings().queue_wait, Span::from_secs(30));
     /// ```

@@ -21,8 +21,16 @@ use crate::{Game, Outcome, PlayerId, RoomError};
 /// assert_eq!(hosted.disconnect_grace, Span::from_mins(2));
 /// assert_eq!(hosted.close_when_empty, Some(Span::from_mins(2)));
 /// assert_eq!(RoomSettings::ONLINE.game_limit, Some(Span::from_mins(120)));
+///
+/// // Other combinations, built from one of the two.
+/// let quick = RoomSettings::ONLINE.with_action_limit(Span::from_secs(10)).with_game_limit(None);
+/// assert_eq!(quick.action_limit, Span::from_secs(10));
 /// ```
+///
+/// The struct may gain fields: build it from [`RoomSettings::hosted`] or
+/// [`RoomSettings::ONLINE`] with the `with_*` methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RoomSettings {
     /// The time allowed for each action; missing it loses the game.
     pub action_limit: Span,
@@ -81,6 +89,82 @@ impl RoomSettings {
         game_limit: Some(Span::from_mins(120)),
         single_game: true,
     };
+
+    /// These settings with another time per action.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomSettings;
+    /// let s = RoomSettings::ONLINE.with_action_limit(Span::from_secs(5));
+    /// assert_eq!(s.action_limit, Span::from_secs(5));
+    /// ```
+    #[must_use]
+    pub const fn with_action_limit(mut self, limit: Span) -> RoomSettings {
+        self.action_limit = limit;
+        self
+    }
+
+    /// These settings with another grace for a disconnection.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomSettings;
+    /// let s = RoomSettings::ONLINE.with_disconnect_grace(Span::from_secs(5));
+    /// assert_eq!(s.disconnect_grace, Span::from_secs(5));
+    /// ```
+    #[must_use]
+    pub const fn with_disconnect_grace(mut self, grace: Span) -> RoomSettings {
+        self.disconnect_grace = grace;
+        self
+    }
+
+    /// These settings with another pause-and-close rule for a room without a connected person.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomSettings;
+    /// let s = RoomSettings::ONLINE.with_close_when_empty(Some(Span::from_mins(1)));
+    /// assert_eq!(s.close_when_empty, Some(Span::from_mins(1)));
+    /// ```
+    #[must_use]
+    pub const fn with_close_when_empty(mut self, close: Option<Span>) -> RoomSettings {
+        self.close_when_empty = close;
+        self
+    }
+
+    /// These settings with another game-length limit (`None`: no limit).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::RoomSettings;
+    /// assert_eq!(RoomSettings::ONLINE.with_game_limit(None).game_limit, None);
+    /// ```
+    #[must_use]
+    pub const fn with_game_limit(mut self, limit: Option<Span>) -> RoomSettings {
+        self.game_limit = limit;
+        self
+    }
+
+    /// These settings with the room closing when its game ends, or not.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::RoomSettings;
+    /// assert!(!RoomSettings::ONLINE.with_single_game(false).single_game);
+    /// ```
+    #[must_use]
+    pub const fn with_single_game(mut self, single: bool) -> RoomSettings {
+        self.single_game = single;
+        self
+    }
 }
 
 /// Who holds a seat.

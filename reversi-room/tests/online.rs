@@ -493,13 +493,8 @@ fn past_60_s_away_the_game_is_lost_by_disconnection() {
 #[test]
 fn loss_by_disconnection_when_the_grace_ends_during_the_opponents_turn() {
     // A lobby whose games give 90 s an action, so that a 60 s grace can end within one turn.
-    let settings = reversi_room::LobbySettings {
-        room: reversi_room::RoomSettings {
-            action_limit: Span::from_secs(90),
-            ..reversi_room::RoomSettings::ONLINE
-        },
-        ..reversi_room::LobbySettings::default()
-    };
+    let settings = reversi_room::LobbySettings::default()
+        .with_room(reversi_room::RoomSettings::ONLINE.with_action_limit(Span::from_secs(90)));
     let mut lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(100, 2))]);
     let mut rng = StdRng::seed_from_u64(15);
     let (a, _) = lobby.add_guest(t(0), &mut rng);

@@ -853,10 +853,8 @@ fn a_game_in_a_closing_room_ends_without_result() {
     // Host pauses, then everyone leaves... the host is seated: leaving is abandonment. A game
     // only survives to the close if its people are disconnected for less than the grace, which
     // the same two minutes prevent; so use a longer grace.
-    let settings = RoomSettings {
-        disconnect_grace: Span::from_mins(5),
-        ..RoomSettings::hosted(RoomActionLimit::Secs30)
-    };
+    let settings =
+        RoomSettings::hosted(RoomActionLimit::Secs30).with_disconnect_grace(Span::from_mins(5));
     let mut r = Room::hosted(t(0), HOST, settings, Nim::new(9, 2));
     r.handle(t(0), HOST, C::Sit { seat: 0 }).unwrap();
     r.handle(
