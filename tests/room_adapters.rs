@@ -7,8 +7,8 @@ use reversi::ai::{Limits, SearchEngine};
 use reversi::clock::{Millis, RoomActionLimit, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
-    Activity, Bot, EndReason, Lobby, LobbySettings, Occupant, Outcome, PauseCause, PlayerId,
-    QueueOutcome, Room, RoomCommand as C, RoomError, RoomSettings,
+    Activity, Bot, EndReason, Lobby, LobbySettings, Occupant, PauseCause, PlayerId, QueueOutcome,
+    Room, RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
 };
 use reversi::room_adapters::{
     color_of, hosted_room, reversi_lobby, seat_of, EngineBot, ReversiGame, REVERSI,
@@ -22,10 +22,10 @@ fn t(secs: u64) -> Millis {
 }
 
 /// The outcome the core gives for the final position, in seats.
-fn board_outcome(game: &ReversiGame) -> Outcome {
+fn board_outcome(game: &ReversiGame) -> SeatOutcome {
     match game.record().outcome().expect("the game is over") {
-        reversi::core::Outcome::Win(c) => Outcome::Winner(seat_of(c)),
-        reversi::core::Outcome::Draw => Outcome::Draw,
+        reversi::core::Outcome::Win(c) => SeatOutcome::Winner(seat_of(c)),
+        reversi::core::Outcome::Draw => SeatOutcome::Draw,
     }
 }
 
@@ -202,7 +202,7 @@ fn illegal_and_out_of_turn_squares_are_refused_with_the_rules_reason() {
     room.handle_timeout(t(100));
     let result = room.result().unwrap();
     assert_eq!(result.reason, EndReason::Timeout { seat: 0 });
-    assert_eq!(result.outcome, Outcome::Winner(1));
+    assert_eq!(result.outcome, SeatOutcome::Winner(1));
 }
 
 /// Plays a whole online game between two guests driven by engines; returns the room.
@@ -293,8 +293,8 @@ fn at_the_game_limit_an_online_game_ends_by_the_disc_count() {
     assert_eq!(result.reason, EndReason::TimeLimit);
     assert_eq!(result.at, t(0) + Span::from_secs(1) + Span::from_mins(5));
     let by_count = match r.game().unwrap().record().position().outcome_by_count() {
-        reversi::core::Outcome::Win(c) => Outcome::Winner(seat_of(c)),
-        reversi::core::Outcome::Draw => Outcome::Draw,
+        reversi::core::Outcome::Win(c) => SeatOutcome::Winner(seat_of(c)),
+        reversi::core::Outcome::Draw => SeatOutcome::Draw,
     };
     assert_eq!(result.outcome, by_count);
     assert!(!r.game().unwrap().record().is_over());
@@ -320,7 +320,7 @@ fn black_move_that_makes_white_pass() -> (ReversiGame, Square, Square) {
         let mut a = EngineBot::for_level("easy", seed).unwrap();
         let mut b = EngineBot::for_level("easy", seed + 1_000).unwrap();
         let mut game = ReversiGame::new();
-        while let Some(seat) = reversi::room::Game::to_act(&game) {
+        while let Some(seat) = reversi::room::TurnGame::to_act(&game) {
             if seat == 0 {
                 let pos = *game.record().position();
                 for m1 in pos.legal_moves() {
@@ -340,7 +340,7 @@ fn black_move_that_makes_white_pass() -> (ReversiGame, Square, Square) {
             }
             let engine = if seat == 0 { &mut a } else { &mut b };
             let square = engine.choose(&game).unwrap();
-            reversi::room::Game::apply(&mut game, seat, &square).unwrap();
+            reversi::room::TurnGame::apply(&mut game, seat, &square).unwrap();
         }
     }
     panic!("no position with a pass found");
@@ -378,7 +378,7 @@ fn online_a_disconnected_player_loses_by_disconnection_when_a_pass_outlasts_the_
         (result.reason, result.outcome, result.at),
         (
             EndReason::Disconnected { seat: 1 },
-            Outcome::Winner(0),
+            SeatOutcome::Winner(0),
             t(61)
         )
     );

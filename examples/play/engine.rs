@@ -112,7 +112,7 @@ impl Hints {
         let (tx, rx) = mpsc::channel();
         thread::spawn(move || {
             let limits = ai::Limits::nodes(3_000_000).with_time(Duration::from_millis(1000));
-            let hints = ai::hints(&pos, &limits, ai::Convention::DiscDifference, &flag)
+            let hints = ai::hints(&pos, &limits, ai::Scoring::DiscDifference, &flag)
                 .unwrap_or_default()
                 .into_iter()
                 .filter_map(|h| {

@@ -5,7 +5,7 @@ use crate::eval;
 use crate::rng::Rng;
 use crate::search::{Search, INF, WIN};
 use crate::tt::{TransTable, NO_MOVE};
-use crate::{Error, Limits, SearchResult};
+use crate::{AiError, Limits, SearchResult};
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -47,7 +47,7 @@ pub trait Engine: Send {
     ///
     /// # Errors
     ///
-    /// [`Error::GameOver`] when neither side can move.
+    /// [`AiError::GameOver`] when neither side can move.
     ///
     /// # Examples
     ///
@@ -63,7 +63,7 @@ pub trait Engine: Send {
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, Error>;
+    ) -> Result<SearchResult, AiError>;
 }
 
 impl<E: Engine + ?Sized> Engine for Box<E> {
@@ -75,15 +75,15 @@ impl<E: Engine + ?Sized> Engine for Box<E> {
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchResult, AiError> {
         (**self).choose(pos, limits, stop)
     }
 }
 
 /// Handles the cases without a choice: a finished game (error), a forced pass.
-fn forced(pos: &Position) -> Option<Result<SearchResult, Error>> {
+fn forced(pos: &Position) -> Option<Result<SearchResult, AiError>> {
     if pos.is_game_over() {
-        Some(Err(Error::GameOver))
+        Some(Err(AiError::GameOver))
     } else if pos.must_pass() {
         Some(Ok(SearchResult::simple(Move::Pass)))
     } else {
@@ -144,18 +144,18 @@ impl core::fmt::Display for Level {
 }
 
 impl core::str::FromStr for Level {
-    type Err = Error;
+    type Err = AiError;
     /// Parses `easy`, `normal` or `hard` (any case).
     ///
     /// # Errors
     ///
-    /// [`Error::EngineName`] otherwise.
-    fn from_str(s: &str) -> Result<Self, Error> {
+    /// [`AiError::EngineName`] otherwise.
+    fn from_str(s: &str) -> Result<Self, AiError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "easy" => Ok(Level::Easy),
             "normal" => Ok(Level::Normal),
             "hard" => Ok(Level::Hard),
-            _ => Err(Error::EngineName(s.to_string())),
+            _ => Err(AiError::EngineName(s.to_string())),
         }
     }
 }
@@ -166,7 +166,7 @@ impl core::str::FromStr for Level {
 ///
 /// # Errors
 ///
-/// [`Error::EngineName`] for any other name.
+/// [`AiError::EngineName`] for any other name.
 ///
 /// # Examples
 ///
@@ -175,11 +175,11 @@ impl core::str::FromStr for Level {
 /// assert_eq!(engine_from_name("depth:4", 1).unwrap().name(), "depth:4");
 /// assert!(engine_from_name("grandmaster", 1).is_err());
 /// ```
-pub fn engine_from_name(name: &str, seed: u64) -> Result<Box<dyn Engine>, Error> {
+pub fn engine_from_name(name: &str, seed: u64) -> Result<Box<dyn Engine>, AiError> {
     if let Ok(level) = name.parse::<Level>() {
         return Ok(level.engine(seed));
     }
-    let bad = || Error::EngineName(name.to_string());
+    let bad = || AiError::EngineName(name.to_string());
     let (kind, n) = name.split_once(':').ok_or_else(bad)?;
     let n: u64 = n.trim().parse().map_err(|_| bad())?;
     match kind.trim().to_ascii_lowercase().as_str() {
@@ -242,7 +242,7 @@ impl Engine for Easy {
         pos: &Position,
         _limits: &Limits,
         _stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchResult, AiError> {
         if let Some(r) = forced(pos) {
             return r;
         }
@@ -345,7 +345,7 @@ impl Engine for Normal {
         pos: &Position,
         _limits: &Limits,
         _stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchResult, AiError> {
         if let Some(r) = forced(pos) {
             return r;
         }
@@ -470,7 +470,7 @@ impl Engine for SearchEngine {
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchResult, AiError> {
         if let Some(r) = forced(pos) {
             return r;
         }

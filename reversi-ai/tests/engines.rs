@@ -2,7 +2,7 @@
 //! written here.
 
 use reversi_ai::{
-    engine_from_name, hints, solve, Convention, Engine, Error, Level, Limits, SearchEngine,
+    engine_from_name, hints, solve, AiError, Engine, Level, Limits, Scoring, SearchEngine,
     SearchHandle, SolveOptions, Solver, SQUARE_TABLE,
 };
 use reversi_core::{Color, Move, Position, Square};
@@ -70,11 +70,11 @@ fn solver_agrees_with_brute_force_in_both_conventions() {
     for i in 0..160 {
         let empties = if i < 24 { 10 } else { 1 + (i % 9) as u32 };
         let pos = random_position(&mut rng, empties);
-        for (convention, wof) in [(Convention::DiscDifference, false), (Convention::Wof, true)] {
+        for (scoring, wof) in [(Scoring::DiscDifference, false), (Scoring::Wof, true)] {
             let want = brute(&pos, wof);
-            let opts = SolveOptions::exact(convention);
+            let opts = SolveOptions::exact(scoring);
             let s = solver.solve(&pos, &opts).unwrap();
-            assert_eq!(s.score, want, "{pos:?} {convention:?}");
+            assert_eq!(s.score, want, "{pos:?} {scoring:?}");
             // The best move achieves the score, and so does the whole PV.
             let after = pos.play(s.best_move).unwrap();
             let child = brute(&after, wof);
@@ -87,7 +87,7 @@ fn solver_agrees_with_brute_force_in_both_conventions() {
             let end = brute(&cur, wof);
             let sign = if s.pv.len().is_multiple_of(2) { 1 } else { -1 };
             assert_eq!(sign * end, want, "PV of {pos:?} does not give the score");
-            let wld = solver.solve(&pos, &SolveOptions::wld(convention)).unwrap();
+            let wld = solver.solve(&pos, &SolveOptions::wld(scoring)).unwrap();
             assert_eq!(wld.score, want.signum());
             // The convenience function too.
             assert_eq!(solve(&pos, &opts).unwrap().score, want);
@@ -100,7 +100,7 @@ fn hints_are_exact_in_the_endgame() {
     let mut rng = XorShift(77);
     for _ in 0..20 {
         let pos = random_position(&mut rng, 8);
-        let h = hints(&pos, &Limits::NONE, Convention::DiscDifference, &stop()).unwrap();
+        let h = hints(&pos, &Limits::NONE, Scoring::DiscDifference, &stop()).unwrap();
         assert_eq!(h.len(), pos.legal_move_list().len());
         for hint in &h {
             assert!(hint.exact);
@@ -117,7 +117,7 @@ fn hints_are_exact_in_the_endgame() {
     let h = hints(
         &Position::initial(),
         &Limits::depth(4),
-        Convention::Wof,
+        Scoring::Wof,
         &stop(),
     )
     .unwrap();
@@ -259,7 +259,7 @@ fn every_engine_move_is_legal_over_many_random_games() {
         for e in &mut engines {
             assert_eq!(
                 e.choose(&pos, &Limits::NONE, &stop()).unwrap_err(),
-                Error::GameOver
+                AiError::GameOver
             );
         }
     }
@@ -283,7 +283,7 @@ fn hard_plays_a_perfect_move_at_fourteen_empties_or_fewer() {
         // The child may be a finished game; then its score is the board difference.
         let child_score = match child {
             Ok(s) => s.score,
-            Err(Error::GameOver) => {
+            Err(AiError::GameOver) => {
                 let after = pos.play(r.best_move).unwrap();
                 after.player().count() as i32 - after.opponent().count() as i32
             }
@@ -378,7 +378,7 @@ fn passes_and_finished_games_never_panic() {
                 Move::Pass
             );
         }
-        let h = hints(&p, &Limits::depth(2), Convention::DiscDifference, &stop()).unwrap();
+        let h = hints(&p, &Limits::depth(2), Scoring::DiscDifference, &stop()).unwrap();
         assert_eq!(h.len(), 1);
         assert_eq!(h[0].mv, Move::Pass);
         if p.empty().count() <= 12 {
@@ -391,17 +391,17 @@ fn passes_and_finished_games_never_panic() {
     assert!(over.is_game_over());
     assert_eq!(
         solve(&over, &SolveOptions::default()).unwrap_err(),
-        Error::GameOver
+        AiError::GameOver
     );
     assert_eq!(
-        hints(&over, &Limits::NONE, Convention::Wof, &stop()).unwrap_err(),
-        Error::GameOver
+        hints(&over, &Limits::NONE, Scoring::Wof, &stop()).unwrap_err(),
+        AiError::GameOver
     );
     assert!(engine_from_name("depth:x", 0).is_err());
     assert!(engine_from_name("depth:0", 0).is_err());
     assert!(matches!(
         engine_from_name("chess", 0),
-        Err(Error::EngineName(_))
+        Err(AiError::EngineName(_))
     ));
 }
 

@@ -7,20 +7,20 @@ use serde::{Deserialize, Serialize};
 
 /// How a game ended, by seat.
 ///
-/// [`Game::outcome`] and [`Game::adjudicate`] return [`Outcome::Winner`] or [`Outcome::Draw`];
-/// the room uses [`Outcome::NoResult`] for a game the host ended or a room that closed.
+/// [`TurnGame::outcome`] and [`TurnGame::adjudicate`] return [`SeatOutcome::Winner`] or [`SeatOutcome::Draw`];
+/// the room uses [`SeatOutcome::NoResult`] for a game the host ended or a room that closed.
 ///
 /// # Examples
 ///
 /// ```
-/// use reversi_room::Outcome;
-/// assert_eq!(Outcome::Winner(1).winner(), Some(1));
-/// assert_eq!(Outcome::Draw.winner(), None);
-/// assert_eq!(serde_json::to_string(&Outcome::Winner(0)).unwrap(), r#"{"winner":0}"#);
+/// use reversi_room::SeatOutcome;
+/// assert_eq!(SeatOutcome::Winner(1).winner(), Some(1));
+/// assert_eq!(SeatOutcome::Draw.winner(), None);
+/// assert_eq!(serde_json::to_string(&SeatOutcome::Winner(0)).unwrap(), r#"{"winner":0}"#);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum SeatOutcome {
     /// The player in this seat won.
     Winner(usize),
     /// No one won.
@@ -29,20 +29,20 @@ pub enum Outcome {
     NoResult,
 }
 
-impl Outcome {
+impl SeatOutcome {
     /// The winning seat, if any.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::Outcome;
-    /// assert_eq!(Outcome::NoResult.winner(), None);
+    /// use reversi_room::SeatOutcome;
+    /// assert_eq!(SeatOutcome::NoResult.winner(), None);
     /// ```
     #[must_use]
     pub const fn winner(self) -> Option<usize> {
         match self {
-            Outcome::Winner(seat) => Some(seat),
-            Outcome::Draw | Outcome::NoResult => None,
+            SeatOutcome::Winner(seat) => Some(seat),
+            SeatOutcome::Draw | SeatOutcome::NoResult => None,
         }
     }
 }
@@ -50,9 +50,9 @@ impl Outcome {
 /// A turn-based game that a [`Room`](crate::Room) can host without knowing its rules.
 ///
 /// A value of the type is the whole state of one game, from which the room clones a fresh game
-/// at every start. Seats are numbered `0..seats()`. The room asks [`to_act`](Game::to_act) whose
+/// at every start. Seats are numbered `0..seats()`. The room asks [`to_act`](TurnGame::to_act) whose
 /// action is due, gives each action its own deadline, and applies actions only through the
-/// checked [`apply`](Game::apply). A game where a side may have to pass without choosing applies
+/// checked [`apply`](TurnGame::apply). A game where a side may have to pass without choosing applies
 /// the pass itself, inside `apply`: `to_act` only ever names a seat that has something to decide.
 ///
 /// # Examples
@@ -60,7 +60,7 @@ impl Outcome {
 /// The crate's own [`Nim`]:
 ///
 /// ```
-/// use reversi_room::{Game, Nim, Outcome};
+/// use reversi_room::{TurnGame, Nim, SeatOutcome};
 ///
 /// let mut game = Nim::new(5, 2);
 /// assert_eq!(game.seats(), 2);
@@ -69,9 +69,9 @@ impl Outcome {
 /// assert!(game.apply(0, &1).is_err()); // out of turn
 /// game.apply(1, &2).unwrap(); // takes the last pebbles
 /// assert_eq!(game.to_act(), None);
-/// assert_eq!(game.outcome(), Some(Outcome::Winner(1)));
+/// assert_eq!(game.outcome(), Some(SeatOutcome::Winner(1)));
 /// ```
-pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
+pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
     /// One action of a seat: a move, a dice roll...
     type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// Why an action was refused.
@@ -82,7 +82,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Game, Nim};
+    /// use reversi_room::{TurnGame, Nim};
     /// assert_eq!(Nim::new(10, 3).seats(), 3);
     /// ```
     fn seats(&self) -> usize;
@@ -92,7 +92,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Game, Nim};
+    /// use reversi_room::{TurnGame, Nim};
     /// assert_eq!(Nim::new(1, 2).to_act(), Some(0));
     /// assert_eq!(Nim::new(0, 2).to_act(), None);
     /// ```
@@ -107,7 +107,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Game, Nim};
+    /// use reversi_room::{TurnGame, Nim};
     /// let mut game = Nim::new(2, 2);
     /// assert!(game.apply(0, &3).is_err()); // more than the pile
     /// assert_eq!(game, Nim::new(2, 2));
@@ -119,26 +119,26 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Game, Nim, Outcome};
+    /// use reversi_room::{TurnGame, Nim, SeatOutcome};
     /// let mut game = Nim::new(1, 2);
     /// assert_eq!(game.outcome(), None);
     /// game.apply(0, &1).unwrap();
-    /// assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
+    /// assert_eq!(game.outcome(), Some(SeatOutcome::Winner(0)));
     /// ```
-    fn outcome(&self) -> Option<Outcome>;
+    fn outcome(&self) -> Option<SeatOutcome>;
 
     /// The result if the game had to stop now, as at a game-length limit: for Reversi, the disc
-    /// count. It returns [`Outcome::Winner`] or [`Outcome::Draw`].
+    /// count. It returns [`SeatOutcome::Winner`] or [`SeatOutcome::Draw`].
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Game, Nim, Outcome};
+    /// use reversi_room::{TurnGame, Nim, SeatOutcome};
     /// let mut game = Nim::new(10, 2);
     /// game.apply(0, &3).unwrap();
-    /// assert_eq!(game.adjudicate(), Outcome::Winner(0)); // took more pebbles so far
+    /// assert_eq!(game.adjudicate(), SeatOutcome::Winner(0)); // took more pebbles so far
     /// ```
-    fn adjudicate(&self) -> Outcome;
+    fn adjudicate(&self) -> SeatOutcome;
 
     /// The result when `loser` forfeits (time-out, resignation, abandonment, disconnection). By
     /// default the other seat of a two-seat game wins; with more seats there is no result.
@@ -146,20 +146,20 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Game, Nim, Outcome};
-    /// assert_eq!(Nim::new(10, 2).forfeit(0), Outcome::Winner(1));
-    /// assert_eq!(Nim::new(10, 3).forfeit(0), Outcome::NoResult);
+    /// use reversi_room::{TurnGame, Nim, SeatOutcome};
+    /// assert_eq!(Nim::new(10, 2).forfeit(0), SeatOutcome::Winner(1));
+    /// assert_eq!(Nim::new(10, 3).forfeit(0), SeatOutcome::NoResult);
     /// ```
-    fn forfeit(&self, loser: usize) -> Outcome {
+    fn forfeit(&self, loser: usize) -> SeatOutcome {
         if self.seats() == 2 && loser < 2 {
-            Outcome::Winner(1 - loser)
+            SeatOutcome::Winner(1 - loser)
         } else {
-            Outcome::NoResult
+            SeatOutcome::NoResult
         }
     }
 }
 
-/// A computer player for a [`Game`].
+/// A computer player for a [`TurnGame`].
 ///
 /// The room never calls a bot: it says when a bot is to act
 /// ([`Room::bot_to_act`](crate::Room::bot_to_act), [`EventKind::ActionDue`](crate::EventKind)),
@@ -169,7 +169,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
 /// # Examples
 ///
 /// ```
-/// use reversi_room::{Bot, Game, Nim};
+/// use reversi_room::{Bot, TurnGame, Nim};
 ///
 /// /// Takes one pebble, always.
 /// struct Timid;
@@ -181,7 +181,7 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
 /// assert_eq!(Timid.choose(&Nim::new(3, 2)), Some(1));
 /// assert_eq!(Timid.choose(&Nim::new(0, 2)), None);
 /// ```
-pub trait Bot<G: Game> {
+pub trait Bot<G: TurnGame> {
     /// The action for the seat whose action is due, or `None` if the game is over.
     ///
     /// # Examples
@@ -199,7 +199,7 @@ pub trait Bot<G: Game> {
 /// # Examples
 ///
 /// ```
-/// use reversi_room::{Game, Nim};
+/// use reversi_room::{TurnGame, Nim};
 /// let mut game = Nim::new(4, 2);
 /// game.apply(0, &1).unwrap();
 /// assert_eq!(game.pile(), 3);
@@ -222,7 +222,7 @@ impl Nim {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Game, Nim};
+    /// use reversi_room::{TurnGame, Nim};
     /// assert_eq!(Nim::new(7, 2).pile(), 7);
     /// ```
     #[must_use]
@@ -253,7 +253,7 @@ impl Nim {
 /// # Examples
 ///
 /// ```
-/// use reversi_room::{Game, Nim, NimError};
+/// use reversi_room::{TurnGame, Nim, NimError};
 /// assert_eq!(Nim::new(5, 2).apply(1, &1), Err(NimError::NotYourTurn(1)));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
@@ -267,7 +267,7 @@ pub enum NimError {
     BadTake(u32),
 }
 
-impl Game for Nim {
+impl TurnGame for Nim {
     type Action = u32;
     type Error = NimError;
 
@@ -294,27 +294,27 @@ impl Game for Nim {
         Ok(())
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn outcome(&self) -> Option<SeatOutcome> {
         // The last taker is `next`, which stops advancing once the pile is empty. A game set up
         // with an empty pile has no taker: a draw.
         (self.pile == 0).then(|| {
             if self.taken.iter().all(|&t| t == 0) {
-                Outcome::Draw
+                SeatOutcome::Draw
             } else {
-                Outcome::Winner(self.next)
+                SeatOutcome::Winner(self.next)
             }
         })
     }
 
-    fn adjudicate(&self) -> Outcome {
+    fn adjudicate(&self) -> SeatOutcome {
         if let Some(outcome) = self.outcome() {
             return outcome;
         }
         let best = self.taken.iter().copied().max().unwrap_or(0);
         let mut leaders = self.taken.iter().enumerate().filter(|&(_, &t)| t == best);
         match (leaders.next(), leaders.next()) {
-            (Some((seat, _)), None) => Outcome::Winner(seat),
-            _ => Outcome::Draw,
+            (Some((seat, _)), None) => SeatOutcome::Winner(seat),
+            _ => SeatOutcome::Draw,
         }
     }
 }

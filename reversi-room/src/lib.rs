@@ -2,7 +2,7 @@
 //! deadlines, disconnections, and the online side (guests, random matching, invite codes,
 //! reconnection tokens), as sans-IO state machines.
 //!
-//! The crate defines what it needs from a game, the turn-based [`Game`] trait, and from a
+//! The crate defines what it needs from a game, the turn-based [`TurnGame`] trait, and from a
 //! computer player, the [`Bot`] trait; the `reversi` facade implements both for Reversi and its
 //! engines. [`Nim`] is a tiny game of the crate's own, for examples and tests.
 //!
@@ -23,7 +23,7 @@
 //!
 //! ```
 //! use reversi_clock::{Millis, RoomActionLimit, Span};
-//! use reversi_room::{EndReason, EventKind, Nim, Outcome, PlayerId, Room, RoomCommand, RoomSettings};
+//! use reversi_room::{EndReason, EventKind, Nim, SeatOutcome, PlayerId, Room, RoomCommand, RoomSettings};
 //!
 //! let host = PlayerId(1);
 //! let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(10, 2));
@@ -38,7 +38,7 @@
 //! room.handle_timeout(Millis(520_000));
 //! let result = room.result().unwrap();
 //! assert_eq!(result.reason, EndReason::Timeout { seat: 0 });
-//! assert_eq!(result.outcome, Outcome::Winner(1));
+//! assert_eq!(result.outcome, SeatOutcome::Winner(1));
 //! # Ok::<(), reversi_room::RoomError>(())
 //! ```
 //!
@@ -67,7 +67,7 @@ mod lobby;
 mod room;
 
 pub use error::RoomError;
-pub use game::{Bot, Game, Nim, NimBot, NimError, Outcome};
+pub use game::{Bot, Nim, NimBot, NimError, SeatOutcome, TurnGame};
 pub use ids::{InviteCode, PlayerId, RoomId, Token};
 pub use lobby::{Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome};
 pub use room::{

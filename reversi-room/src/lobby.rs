@@ -7,8 +7,8 @@ use reversi_clock::{Millis, Span};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Event, EventKind, Game, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId,
-    RoomSettings, Token,
+    Event, EventKind, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings,
+    Token, TurnGame,
 };
 
 /// The timings of a [`Lobby`].
@@ -348,8 +348,8 @@ struct Invite {
 /// # Ok::<(), RoomError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game", try_from = "LobbyData<G>")]
-pub struct Lobby<G: Game> {
+#[serde(bound = "G: TurnGame", try_from = "LobbyData<G>")]
+pub struct Lobby<G: TurnGame> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
     guests: BTreeMap<PlayerId, Guest>,
@@ -369,8 +369,8 @@ pub struct Lobby<G: Game> {
 /// The serialised shape of a [`Lobby`], whose deadline index is rebuilt when it is read, and whose
 /// game kinds are checked as [`Lobby::with_settings`] checks them.
 #[derive(Deserialize)]
-#[serde(bound = "G: Game")]
-struct LobbyData<G: Game> {
+#[serde(bound = "G: TurnGame")]
+struct LobbyData<G: TurnGame> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
     guests: BTreeMap<PlayerId, Guest>,
@@ -384,7 +384,7 @@ struct LobbyData<G: Game> {
     events: VecDeque<LobbyEvent<G::Action>>,
 }
 
-impl<G: Game> TryFrom<LobbyData<G>> for Lobby<G> {
+impl<G: TurnGame> TryFrom<LobbyData<G>> for Lobby<G> {
     type Error = String;
 
     fn try_from(d: LobbyData<G>) -> Result<Lobby<G>, String> {
@@ -409,7 +409,7 @@ impl<G: Game> TryFrom<LobbyData<G>> for Lobby<G> {
 }
 
 /// Every game kind of a lobby must have two seats: matches pair two guests.
-fn two_seat_kinds<G: Game>(kinds: &BTreeMap<String, G>) -> Result<(), String> {
+fn two_seat_kinds<G: TurnGame>(kinds: &BTreeMap<String, G>) -> Result<(), String> {
     match kinds.iter().find(|(_, game)| game.seats() != 2) {
         Some((name, game)) => Err(format!(
             "game kind {name:?} has {} seats: a lobby plays two-seat games",
@@ -452,7 +452,7 @@ enum Due {
     Drop(PlayerId),
 }
 
-impl<G: Game> Lobby<G> {
+impl<G: TurnGame> Lobby<G> {
     /// A lobby for the given game kinds (a name and the state each game starts from), with the
     /// default [`LobbySettings`].
     ///
@@ -1167,7 +1167,7 @@ impl<G: Game> Lobby<G> {
     /// ```
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{EndReason, Lobby, Nim, Outcome, QueueOutcome};
+    /// # use reversi_room::{EndReason, Lobby, Nim, SeatOutcome, QueueOutcome};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -1179,7 +1179,7 @@ impl<G: Game> Lobby<G> {
     /// let seat_a = r.seats().iter().position(|o| o.as_ref().is_none()).unwrap();
     /// let result = r.result().unwrap();
     /// assert_eq!(result.reason, EndReason::Abandoned { seat: seat_a });
-    /// assert_eq!(result.outcome, Outcome::Winner(1 - seat_a));
+    /// assert_eq!(result.outcome, SeatOutcome::Winner(1 - seat_a));
     /// # Ok::<(), reversi_room::RoomError>(())
     /// ```
     pub fn leave(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 use reversi_clock::{Clock, Millis, RoomActionLimit, Span, TimeControl};
 use serde::{Deserialize, Serialize};
 
-use crate::{Game, Outcome, PlayerId, RoomError};
+use crate::{PlayerId, RoomError, SeatOutcome, TurnGame};
 
 /// How a room behaves. [`RoomSettings::hosted`] and [`RoomSettings::ONLINE`] are the two kinds
 /// the rules describe; other combinations are allowed.
@@ -41,7 +41,7 @@ pub struct RoomSettings {
     /// With `Some(d)`: when no person is connected the game pauses, and the room closes after
     /// `d` unless someone returns. With `None` nothing pauses (online games).
     pub close_when_empty: Option<Span>,
-    /// The longest a game may last; at the limit it ends by [`Game::adjudicate`] with
+    /// The longest a game may last; at the limit it ends by [`TurnGame::adjudicate`] with
     /// [`EndReason::TimeLimit`]. The limit is wall time: pauses do not stop it.
     pub game_limit: Option<Span>,
     /// Whether the room closes when its game ends (online rooms play one game).
@@ -313,7 +313,7 @@ pub enum EndReason {
         /// The seat of the disconnected person.
         seat: usize,
     },
-    /// The game reached the room's game-length limit and was decided by [`Game::adjudicate`].
+    /// The game reached the room's game-length limit and was decided by [`TurnGame::adjudicate`].
     TimeLimit,
     /// The host ended the game; there is no winner.
     EndedByHost,
@@ -342,8 +342,8 @@ impl std::fmt::Display for EndReason {
 ///
 /// ```
 /// use reversi_clock::Millis;
-/// use reversi_room::{EndReason, GameResult, Outcome};
-/// let r = GameResult { game: 1, outcome: Outcome::NoResult, reason: EndReason::EndedByHost, at: Millis(5) };
+/// use reversi_room::{EndReason, GameResult, SeatOutcome};
+/// let r = GameResult { game: 1, outcome: SeatOutcome::NoResult, reason: EndReason::EndedByHost, at: Millis(5) };
 /// assert_eq!(r.outcome.winner(), None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -351,7 +351,7 @@ pub struct GameResult {
     /// The game's number in the room, from 1.
     pub game: u64,
     /// Who won.
-    pub outcome: Outcome,
+    pub outcome: SeatOutcome,
     /// Why it ended.
     pub reason: EndReason,
     /// When it ended (for a deadline, the deadline itself).
@@ -632,8 +632,8 @@ pub struct BotTurn {
 
 /// A game being played or just finished.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game")]
-struct Table<G: Game> {
+#[serde(bound = "G: TurnGame")]
+struct Table<G: TurnGame> {
     number: u64,
     state: G,
     clock: Clock,
@@ -645,7 +645,7 @@ struct Table<G: Game> {
     result: Option<GameResult>,
 }
 
-impl<G: Game> Table<G> {
+impl<G: TurnGame> Table<G> {
     fn in_progress(&self) -> bool {
         self.result.is_none()
     }
@@ -672,7 +672,7 @@ impl<G: Game> Table<G> {
 ///
 /// ```
 /// use reversi_clock::{Millis, RoomActionLimit};
-/// use reversi_room::{Bot, EndReason, EventKind, Nim, NimBot, Outcome, PlayerId, Room, RoomCommand, RoomSettings};
+/// use reversi_room::{Bot, EndReason, EventKind, Nim, NimBot, SeatOutcome, PlayerId, Room, RoomCommand, RoomSettings};
 ///
 /// let host = PlayerId(1);
 /// let settings = RoomSettings::hosted(RoomActionLimit::Secs30);
@@ -689,12 +689,12 @@ impl<G: Game> Table<G> {
 /// let version = room.version();
 /// room.handle(Millis(2_000), host, RoomCommand::Act { seat: 0, version, action: 3 })?;
 /// let result = room.result().unwrap();
-/// assert_eq!((result.outcome, result.reason), (Outcome::Winner(0), EndReason::Board));
+/// assert_eq!((result.outcome, result.reason), (SeatOutcome::Winner(0), EndReason::Board));
 /// # Ok::<(), reversi_room::RoomError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game")]
-pub struct Room<G: Game> {
+#[serde(bound = "G: TurnGame")]
+pub struct Room<G: TurnGame> {
     settings: RoomSettings,
     host: Option<PlayerId>,
     initial: G,
@@ -711,7 +711,7 @@ pub struct Room<G: Game> {
     events: VecDeque<Event<G::Action>>,
 }
 
-impl<G: Game> Room<G> {
+impl<G: TurnGame> Room<G> {
     /// A hosted room: the host is in the room, connected, and not seated; every seat is free.
     /// `initial` is the game state every game starts from.
     ///
@@ -1224,13 +1224,13 @@ impl<G: Game> Room<G> {
     ///
     /// ```
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{EndReason, Nim, Outcome, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{EndReason, Nim, SeatOutcome, PlayerId, Room, RoomSettings};
     /// let mut room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// room.handle_timeout(Millis(29_999));
     /// assert!(room.in_game());
     /// room.handle_timeout(Millis(45_000));
     /// let r = room.result().unwrap();
-    /// assert_eq!((r.outcome, r.reason, r.at), (Outcome::Winner(1), EndReason::Timeout { seat: 0 }, Millis(30_000)));
+    /// assert_eq!((r.outcome, r.reason, r.at), (SeatOutcome::Winner(1), EndReason::Timeout { seat: 0 }, Millis(30_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
     /// ```
     pub fn handle_timeout(&mut self, now: Millis) {
@@ -1588,7 +1588,7 @@ impl<G: Game> Room<G> {
         if !self.in_game() {
             return Err(RoomError::NoGameInProgress);
         }
-        self.finish(now, Outcome::NoResult, EndReason::EndedByHost);
+        self.finish(now, SeatOutcome::NoResult, EndReason::EndedByHost);
         Ok(())
     }
 
@@ -1625,7 +1625,7 @@ impl<G: Game> Room<G> {
                 current,
             });
         }
-        // `Game::apply` leaves a refused state as it was: no copy to fall back on is needed.
+        // `TurnGame::apply` leaves a refused state as it was: no copy to fall back on is needed.
         let t = self.live_mut().expect("in game");
         t.state
             .apply(seat, &action)
@@ -1776,7 +1776,7 @@ impl<G: Game> Room<G> {
     }
 
     /// The game ends: result, stopped clock, then the bot changes that waited for the result.
-    fn finish(&mut self, at: Millis, outcome: Outcome, reason: EndReason) {
+    fn finish(&mut self, at: Millis, outcome: SeatOutcome, reason: EndReason) {
         let t = self.live_mut().expect("finish needs a game in progress");
         let _ = t.clock.stop(at);
         let result = GameResult {
@@ -1818,7 +1818,7 @@ impl<G: Game> Room<G> {
             return;
         }
         if self.in_game() {
-            self.finish(at, Outcome::NoResult, EndReason::RoomClosed);
+            self.finish(at, SeatOutcome::NoResult, EndReason::RoomClosed);
         }
         self.close_at = None;
         self.closed = Some(reason);

@@ -5,8 +5,8 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use reversi_clock::{Millis, Span};
 use reversi_room::{
-    Activity, EndReason, EventKind, InviteCode, Lobby, LobbyEventKind, Nim, Outcome, PlayerId,
-    QueueOutcome, RoomError, RoomId, Token,
+    Activity, EndReason, EventKind, InviteCode, Lobby, LobbyEventKind, Nim, PlayerId, QueueOutcome,
+    RoomError, RoomId, SeatOutcome, Token,
 };
 
 fn t(secs: u64) -> Millis {
@@ -343,7 +343,7 @@ fn an_online_game_gives_30_s_a_move_and_a_late_move_loses() {
     let r = w.lobby.room(room).unwrap();
     let result = r.result().unwrap();
     assert_eq!(result.reason, EndReason::Timeout { seat: 1 });
-    assert_eq!(result.outcome, Outcome::Winner(0));
+    assert_eq!(result.outcome, SeatOutcome::Winner(0));
     assert_eq!(result.at, t(59));
     assert!(r.closed().is_some());
     // Both are free again.
@@ -374,7 +374,7 @@ fn an_online_game_ends_by_count_at_two_hours() {
     }
     let result = w.lobby.room(room).unwrap().result().unwrap();
     assert_eq!(result.reason, EndReason::TimeLimit);
-    assert_eq!(result.outcome, Outcome::Winner(0)); // took more "discs"
+    assert_eq!(result.outcome, SeatOutcome::Winner(0)); // took more "discs"
     assert_eq!(result.at, t(7_200));
     assert_eq!(result.reason.to_string(), "time limit");
 }
@@ -395,7 +395,7 @@ fn resign_is_allowed_and_needed_before_another_game() {
     let result = w.lobby.room(room).unwrap().result().unwrap();
     assert_eq!(
         (result.outcome, result.reason),
-        (Outcome::Winner(0), EndReason::Resigned { seat: 1 })
+        (SeatOutcome::Winner(0), EndReason::Resigned { seat: 1 })
     );
     w.refused(
         t(3),
@@ -515,7 +515,7 @@ fn loss_by_disconnection_when_the_grace_ends_during_the_opponents_turn() {
         (result.reason, result.outcome, result.at),
         (
             EndReason::Disconnected { seat: b_seat },
-            Outcome::Winner(1 - b_seat),
+            SeatOutcome::Winner(1 - b_seat),
             t(62)
         )
     );
@@ -576,7 +576,7 @@ fn leaving_mid_game_loses_and_events_name_the_room() {
         LobbyEventKind::Room { room: r, event } if *r == room && matches!(
             event.kind,
             EventKind::GameEnded { result } if result.reason == EndReason::Abandoned { seat: 0 }
-                && result.outcome == Outcome::Winner(1)
+                && result.outcome == SeatOutcome::Winner(1)
         )
     )));
     assert_eq!(
