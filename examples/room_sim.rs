@@ -10,11 +10,11 @@
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use reversi::clock::{Millis, RoomActionLimit, Span};
+use reversi::clock::{Millis, Span};
 use reversi::core::Square;
 use reversi::room::{
     Bot, Event, EventKind, InviteCode, Lobby, LobbyEvent, LobbyEventKind, PlayerId, QueueOutcome,
-    Room, RoomCommand, RoomError, Token,
+    Room, RoomActionLimit, RoomCommand, RoomError, Token,
 };
 use reversi::room_adapters::{hosted_room, reversi_lobby, EngineBot, ReversiGame, REVERSI};
 

@@ -10,8 +10,8 @@
 //! A person (seat 0) plays the Easy bot in a hosted room to the end:
 //!
 //! ```
-//! use reversi::clock::{Millis, RoomActionLimit, Span};
-//! use reversi::room::{Bot, EndReason, PlayerId, Room, RoomCommand, RoomSettings};
+//! use reversi::clock::{Millis, Span};
+//! use reversi::room::{Bot, EndReason, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
 //! use reversi::room_adapters::{EngineBot, ReversiGame};
 //!
 //! let host = PlayerId(1);
@@ -366,7 +366,8 @@ impl<E: Engine> Bot<ReversiGame> for EngineBot<E> {
 /// # Examples
 ///
 /// ```
-/// use reversi::clock::{Millis, RoomActionLimit};
+/// use reversi::clock::Millis;
+/// use reversi::room::RoomActionLimit;
 /// use reversi::room::PlayerId;
 /// let room = reversi::room_adapters::hosted_room(Millis(0), PlayerId(1), RoomActionLimit::Secs60);
 /// assert_eq!(room.seats().len(), 2);
@@ -375,7 +376,7 @@ impl<E: Engine> Bot<ReversiGame> for EngineBot<E> {
 pub fn hosted_room(
     now: Millis,
     host: PlayerId,
-    limit: reversi_clock::RoomActionLimit,
+    limit: reversi_room::RoomActionLimit,
 ) -> Room<ReversiGame> {
     Room::hosted(now, host, RoomSettings::hosted(limit), ReversiGame::new())
 }

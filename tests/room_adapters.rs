@@ -4,11 +4,11 @@
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use reversi::ai::{Limits, SearchEngine};
-use reversi::clock::{Millis, RoomActionLimit, Span};
+use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
     Activity, Bot, EndReason, Lobby, LobbySettings, Occupant, PauseCause, PlayerId, QueueOutcome,
-    Room, RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
+    Room, RoomActionLimit, RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
 };
 use reversi::room_adapters::{
     color_of, hosted_room, reversi_lobby, seat_of, EngineBot, ReversiGame, REVERSI,

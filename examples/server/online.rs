@@ -19,11 +19,11 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use reversi::clock::{Millis, RoomActionLimit, Span};
+use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
     self, Bot, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings,
-    Occupant, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings, Token,
+    Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId, RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde::{Deserialize, Serialize};

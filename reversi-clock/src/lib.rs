@@ -10,7 +10,7 @@
 //!
 //! Time controls ([`TimeControl`]) are plain data: unlimited, per move, total, combined, Fischer
 //! increment (with an optional cap), Bronstein delay and byo-yomi, with the presets of local games
-//! ([`PerMovePreset`]), online games ([`TimeControl::ONLINE`]) and rooms ([`RoomActionLimit`]).
+//! ([`PerMovePreset`]) and online games ([`TimeControl::ONLINE`]).
 //! [`parse_total_time`] reads a total time as a user types it.
 //!
 //! # Examples
@@ -57,7 +57,7 @@ mod parse;
 mod time;
 
 pub use clock::{Clock, ClockEvent, ClockStatus};
-pub use control::{PerMovePreset, RoomActionLimit, TimeControl};
+pub use control::{PerMovePreset, TimeControl};
 pub use parse::{parse_total_time, ParseTimeError};
 pub use time::{Millis, Span};
 
@@ -117,12 +117,6 @@ pub enum ClockError {
         requested: usize,
         /// How many are recorded.
         available: usize,
-    },
-    /// A room's time per action must be 30, 60 or 90 seconds.
-    #[error("a room's time per action must be 30, 60 or 90 seconds, not {secs}")]
-    UnsupportedRoomLimit {
-        /// The seconds asked for.
-        secs: u64,
     },
     /// A deserialised clock state is inconsistent (say, a side index out of range).
     #[error("invalid clock state: {0}")]

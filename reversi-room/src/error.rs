@@ -222,6 +222,13 @@ pub enum RoomError {
         /// The sender.
         player: PlayerId,
     },
+    /// A hosted room's time per action must be 30, 60 or 90 seconds
+    /// ([`RoomActionLimit`](crate::RoomActionLimit)).
+    #[error("a room's time per action must be 30, 60 or 90 seconds, not {secs}")]
+    UnsupportedActionLimit {
+        /// The seconds asked for.
+        secs: u64,
+    },
     /// Text that is not an invite code.
     #[error("{input:?} is not an invite code")]
     BadInviteCode {

@@ -22,8 +22,8 @@
 //! A hosted room where the host plays the bot, and pauses:
 //!
 //! ```
-//! use reversi_clock::{Millis, RoomActionLimit, Span};
-//! use reversi_room::{EndReason, EventKind, Nim, SeatOutcome, PlayerId, Room, RoomCommand, RoomSettings};
+//! use reversi_clock::{Millis, Span};
+//! use reversi_room::{EndReason, EventKind, Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
 //!
 //! let host = PlayerId(1);
 //! let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(10, 2));
@@ -63,12 +63,14 @@
 mod error;
 mod game;
 mod ids;
+mod limit;
 mod lobby;
 mod room;
 
 pub use error::RoomError;
 pub use game::{Bot, Nim, NimBot, NimError, SeatOutcome, TurnGame};
 pub use ids::{InviteCode, PlayerId, RoomId, Token};
+pub use limit::RoomActionLimit;
 pub use lobby::{Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome};
 pub use room::{
     BotTurn, CloseReason, EndReason, Event, EventKind, GameResult, Member, Occupant, PauseCause,

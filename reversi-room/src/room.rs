@@ -2,10 +2,10 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use reversi_clock::{Clock, Millis, RoomActionLimit, Span, TimeControl};
+use reversi_clock::{Clock, Millis, Span, TimeControl};
 use serde::{Deserialize, Serialize};
 
-use crate::{PlayerId, RoomError, SeatOutcome, TurnGame};
+use crate::{PlayerId, RoomActionLimit, RoomError, SeatOutcome, TurnGame};
 
 /// How a room behaves. [`RoomSettings::hosted`] and [`RoomSettings::ONLINE`] are the two kinds
 /// the rules describe; other combinations are allowed.
@@ -13,7 +13,8 @@ use crate::{PlayerId, RoomError, SeatOutcome, TurnGame};
 /// # Examples
 ///
 /// ```
-/// use reversi_clock::{RoomActionLimit, Span};
+/// use reversi_clock::Span;
+/// use reversi_room::RoomActionLimit;
 /// use reversi_room::RoomSettings;
 ///
 /// let hosted = RoomSettings::hosted(RoomActionLimit::Secs60);
@@ -56,7 +57,8 @@ impl RoomSettings {
     /// # Examples
     ///
     /// ```
-    /// use reversi_clock::{RoomActionLimit, Span};
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomActionLimit;
     /// use reversi_room::RoomSettings;
     /// assert_eq!(RoomSettings::hosted(RoomActionLimit::Secs30).action_limit, Span::from_secs(30));
     /// ```
@@ -230,8 +232,7 @@ impl Occupant {
 ///
 /// ```
 /// use reversi_clock::Millis;
-/// use reversi_room::{Nim, PlayerId, Room, RoomSettings};
-/// use reversi_clock::RoomActionLimit;
+/// use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
 ///
 /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(5, 2));
 /// let host = room.member(PlayerId(1)).unwrap();
@@ -534,8 +535,8 @@ pub enum EventKind<A> {
 /// # Examples
 ///
 /// ```
-/// use reversi_clock::{Millis, RoomActionLimit};
-/// use reversi_room::{EventKind, Nim, PlayerId, Room, RoomSettings};
+/// use reversi_clock::Millis;
+/// use reversi_room::{EventKind, Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
 ///
 /// let mut room = Room::hosted(Millis(10), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(5, 2));
 /// let e = room.poll_event().unwrap();
@@ -671,8 +672,8 @@ impl<G: TurnGame> Table<G> {
 /// A person plays the bot and wins:
 ///
 /// ```
-/// use reversi_clock::{Millis, RoomActionLimit};
-/// use reversi_room::{Bot, EndReason, EventKind, Nim, NimBot, SeatOutcome, PlayerId, Room, RoomCommand, RoomSettings};
+/// use reversi_clock::Millis;
+/// use reversi_room::{Bot, EndReason, EventKind, Nim, NimBot, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
 ///
 /// let host = PlayerId(1);
 /// let settings = RoomSettings::hosted(RoomActionLimit::Secs30);
@@ -718,8 +719,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// use reversi_clock::{Millis, RoomActionLimit};
-    /// use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// use reversi_clock::Millis;
+    /// use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs90), Nim::new(9, 2));
     /// assert_eq!(room.host(), Some(PlayerId(1)));
     /// assert_eq!(room.seats(), &[None, None]);
@@ -809,8 +810,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs60), Nim::new(9, 2));
     /// assert_eq!(room.settings(), &RoomSettings::hosted(RoomActionLimit::Secs60));
     /// ```
@@ -834,8 +835,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// let v = room.version();
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::Sit { seat: 1 }).unwrap();
@@ -890,8 +891,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::AddBot { seat: 1, level: "easy".into() })?;
     /// assert_eq!(room.bot_seat(), Some(1));
@@ -919,8 +920,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert_eq!(room.members().map(|(p, _)| p).collect::<Vec<_>>(), [PlayerId(1)]);
     /// ```
@@ -935,8 +936,8 @@ impl<G: TurnGame> Room<G> {
     /// See the crate's scenario tests; `None` in a new room:
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert_eq!(room.reservation(), None);
     /// ```
@@ -950,8 +951,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert!(!room.bot_leaving());
     /// ```
@@ -1105,8 +1106,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let host = PlayerId(1);
     /// let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), host, RoomCommand::Sit { seat: 1 })?;
@@ -1151,8 +1152,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{CloseReason, Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{CloseReason, Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::Leave)?;
     /// assert_eq!(room.poll_timeout(), Some(Millis(120_000)));
@@ -1180,8 +1181,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let mut room = Room::hosted(Millis(50), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle_timeout(Millis(10)); // backwards: saturates
     /// assert_eq!(room.last_seen(), Millis(50));
@@ -1273,8 +1274,8 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomError, RoomSettings};
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// let before = room.clone();
     /// assert_eq!(room.handle(Millis(0), PlayerId(2), RoomCommand::Start), Err(RoomError::NotInRoom { player: PlayerId(2) }));

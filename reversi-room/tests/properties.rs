@@ -215,7 +215,7 @@ struct Reached {
 
 fn run_room(seats: usize, steps: Vec<Step>) -> Result<Reached, TestCaseError> {
     let mut reached = Reached::default();
-    let settings = RoomSettings::hosted(reversi_clock::RoomActionLimit::Secs30);
+    let settings = RoomSettings::hosted(reversi_room::RoomActionLimit::Secs30);
     let mut room = Room::hosted(Millis(0), PlayerId(1), settings, Nim::new(15, seats));
     let mut log = Log::default();
     let mut now = Millis(0);

@@ -1,9 +1,9 @@
 //! Scenario tests on virtual time, one or more per rule of hosted rooms.
 
-use reversi_clock::{Millis, RoomActionLimit, Span};
+use reversi_clock::{Millis, Span};
 use reversi_room::{
     Bot, CloseReason, EndReason, EventKind, Nim, NimBot, Occupant, PauseCause, PlayerId, Room,
-    RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
+    RoomActionLimit, RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
 };
 
 const HOST: PlayerId = PlayerId(1);
@@ -1037,4 +1037,32 @@ fn an_online_room_needs_one_distinct_player_per_seat_and_says_how_many_it_got() 
     );
     assert_eq!(twice.to_string(), "the game needs 2 players, not 1");
     assert!(online(&[HOST, BOB]).is_ok());
+}
+
+#[test]
+fn action_limits_are_30_60_or_90_seconds_and_serialise_as_seconds() {
+    let secs: Vec<u64> = RoomActionLimit::ALL.iter().map(|l| l.secs()).collect();
+    assert_eq!(secs, [30, 60, 90]);
+    for secs in 0..200 {
+        let ok = RoomActionLimit::from_secs(secs).is_ok();
+        assert_eq!(ok, [30, 60, 90].contains(&secs), "{secs}");
+    }
+    assert_eq!(
+        RoomActionLimit::from_secs(45),
+        Err(reversi_room::RoomError::UnsupportedActionLimit { secs: 45 })
+    );
+    assert_eq!(
+        RoomActionLimit::Secs60.control(),
+        reversi_clock::TimeControl::per_move(Span::from_secs(60))
+    );
+    // Serialised as seconds, and only the three values come back.
+    assert_eq!(
+        serde_json::to_string(&RoomActionLimit::Secs60).unwrap(),
+        "60"
+    );
+    assert!(serde_json::from_str::<RoomActionLimit>("45").is_err());
+    assert_eq!(
+        serde_json::from_str::<RoomActionLimit>("90").unwrap(),
+        RoomActionLimit::Secs90
+    );
 }
