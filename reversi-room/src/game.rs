@@ -1,4 +1,4 @@
-//! The traits a game implements to be played in a room, and a tiny game for examples and tests.
+//! The traits a game implements to be played in a room.
 
 use std::fmt;
 
@@ -57,10 +57,11 @@ impl SeatOutcome {
 ///
 /// # Examples
 ///
-/// The crate's own [`Nim`]:
+/// `Nim` of the [crate examples](crate#examples):
 ///
 /// ```
-/// use reversi_room::{TurnGame, Nim, SeatOutcome};
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+/// use reversi_room::{TurnGame, SeatOutcome};
 ///
 /// let mut game = Nim::new(5, 2);
 /// assert_eq!(game.seats(), 2);
@@ -82,7 +83,8 @@ pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwne
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{TurnGame, Nim};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::TurnGame;
     /// assert_eq!(Nim::new(10, 3).seats(), 3);
     /// ```
     fn seats(&self) -> usize;
@@ -92,7 +94,8 @@ pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwne
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{TurnGame, Nim};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::TurnGame;
     /// assert_eq!(Nim::new(1, 2).to_act(), Some(0));
     /// assert_eq!(Nim::new(0, 2).to_act(), None);
     /// ```
@@ -107,7 +110,8 @@ pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwne
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{TurnGame, Nim};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::TurnGame;
     /// let mut game = Nim::new(2, 2);
     /// assert!(game.apply(0, &3).is_err()); // more than the pile
     /// assert_eq!(game, Nim::new(2, 2));
@@ -119,7 +123,8 @@ pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwne
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{TurnGame, Nim, SeatOutcome};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::{TurnGame, SeatOutcome};
     /// let mut game = Nim::new(1, 2);
     /// assert_eq!(game.outcome(), None);
     /// game.apply(0, &1).unwrap();
@@ -133,7 +138,8 @@ pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwne
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{TurnGame, Nim, SeatOutcome};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::{TurnGame, SeatOutcome};
     /// let mut game = Nim::new(10, 2);
     /// game.apply(0, &3).unwrap();
     /// assert_eq!(game.adjudicate(), SeatOutcome::Winner(0)); // took more pebbles so far
@@ -146,7 +152,8 @@ pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwne
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{TurnGame, Nim, SeatOutcome};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::{TurnGame, SeatOutcome};
     /// assert_eq!(Nim::new(10, 2).forfeit(0), SeatOutcome::Winner(1));
     /// assert_eq!(Nim::new(10, 3).forfeit(0), SeatOutcome::NoResult);
     /// ```
@@ -169,7 +176,8 @@ pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwne
 /// # Examples
 ///
 /// ```
-/// use reversi_room::{Bot, TurnGame, Nim};
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+/// use reversi_room::{Bot, TurnGame};
 ///
 /// /// Takes one pebble, always.
 /// struct Timid;
@@ -187,155 +195,9 @@ pub trait Bot<G: TurnGame> {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Bot, Nim, NimBot};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::Bot;
     /// assert_eq!(NimBot.choose(&Nim::new(5, 2)), Some(1)); // leaves a multiple of four
     /// ```
     fn choose(&mut self, game: &G) -> Option<G::Action>;
-}
-
-/// A tiny game for examples and tests: players in turn take 1 to 3 pebbles from a pile, and
-/// whoever takes the last one wins. At a game-length limit the player who took the most wins.
-///
-/// # Examples
-///
-/// ```
-/// use reversi_room::{TurnGame, Nim};
-/// let mut game = Nim::new(4, 2);
-/// game.apply(0, &1).unwrap();
-/// assert_eq!(game.pile(), 3);
-/// assert_eq!(game.to_act(), Some(1));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Nim {
-    pile: u32,
-    next: usize,
-    taken: Vec<u32>,
-}
-
-impl Nim {
-    /// A pile of `pebbles` for `seats` players (at least one); seat 0 plays first.
-    ///
-    /// # Panics
-    ///
-    /// If `seats` is zero.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_room::{TurnGame, Nim};
-    /// assert_eq!(Nim::new(7, 2).pile(), 7);
-    /// ```
-    #[must_use]
-    pub fn new(pebbles: u32, seats: usize) -> Nim {
-        assert!(seats > 0, "a game needs a seat");
-        Nim {
-            pile: pebbles,
-            next: 0,
-            taken: vec![0; seats],
-        }
-    }
-
-    /// The pebbles left.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert_eq!(reversi_room::Nim::new(3, 2).pile(), 3);
-    /// ```
-    #[must_use]
-    pub fn pile(&self) -> u32 {
-        self.pile
-    }
-}
-
-/// Why a [`Nim`] action was refused.
-///
-/// # Examples
-///
-/// ```
-/// use reversi_room::{TurnGame, Nim, NimError};
-/// assert_eq!(Nim::new(5, 2).apply(1, &1), Err(NimError::NotYourTurn(1)));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[non_exhaustive]
-pub enum NimError {
-    /// The seat is not the one to act.
-    #[error("it is not seat {0}'s turn")]
-    NotYourTurn(usize),
-    /// Not 1, 2 or 3 pebbles, or more than the pile.
-    #[error("cannot take {0} pebbles")]
-    BadTake(u32),
-}
-
-impl TurnGame for Nim {
-    type Action = u32;
-    type Error = NimError;
-
-    fn seats(&self) -> usize {
-        self.taken.len()
-    }
-
-    fn to_act(&self) -> Option<usize> {
-        (self.pile > 0).then_some(self.next)
-    }
-
-    fn apply(&mut self, seat: usize, take: &u32) -> Result<(), NimError> {
-        if self.to_act() != Some(seat) {
-            return Err(NimError::NotYourTurn(seat));
-        }
-        if !(1..=3).contains(take) || *take > self.pile {
-            return Err(NimError::BadTake(*take));
-        }
-        self.pile -= take;
-        self.taken[seat] += take;
-        if self.pile > 0 {
-            self.next = (seat + 1) % self.taken.len();
-        }
-        Ok(())
-    }
-
-    fn outcome(&self) -> Option<SeatOutcome> {
-        // The last taker is `next`, which stops advancing once the pile is empty. A game set up
-        // with an empty pile has no taker: a draw.
-        (self.pile == 0).then(|| {
-            if self.taken.iter().all(|&t| t == 0) {
-                SeatOutcome::Draw
-            } else {
-                SeatOutcome::Winner(self.next)
-            }
-        })
-    }
-
-    fn adjudicate(&self) -> SeatOutcome {
-        if let Some(outcome) = self.outcome() {
-            return outcome;
-        }
-        let best = self.taken.iter().copied().max().unwrap_or(0);
-        let mut leaders = self.taken.iter().enumerate().filter(|&(_, &t)| t == best);
-        match (leaders.next(), leaders.next()) {
-            (Some((seat, _)), None) => SeatOutcome::Winner(seat),
-            _ => SeatOutcome::Draw,
-        }
-    }
-}
-
-/// A perfect [`Nim`] player: it leaves a multiple of four when it can, else takes one.
-///
-/// # Examples
-///
-/// ```
-/// use reversi_room::{Bot, Nim, NimBot};
-/// assert_eq!(NimBot.choose(&Nim::new(7, 2)), Some(3));
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct NimBot;
-
-impl Bot<Nim> for NimBot {
-    fn choose(&mut self, game: &Nim) -> Option<u32> {
-        game.to_act()?;
-        Some(match game.pile % 4 {
-            0 => 1,
-            r => r,
-        })
-    }
 }

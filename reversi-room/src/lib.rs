@@ -4,7 +4,7 @@
 //!
 //! The crate defines what it needs from a game, the turn-based [`TurnGame`] trait, and from a
 //! computer player, the [`Bot`] trait; the `reversi` facade implements both for Reversi and its
-//! engines. [`Nim`] is a tiny game of the crate's own, for examples and tests.
+//! engines.
 //!
 //! Nothing here reads the system clock, sleeps, spawns or does IO. Commands and `now` (a
 //! wall-clock [`Millis`](reversi_clock::Millis)) go in; [`Event`]s come out of `poll_event`;
@@ -19,11 +19,18 @@
 //!
 //! # Examples
 //!
+//! The examples play `Nim`, a game of the crate's tests (not of its API): players in turn take 1
+//! to 3 pebbles from a pile (`Nim::new(pebbles, seats)`, an action is the number taken), and
+//! whoever takes the last one wins; at a game-length limit the one who took the most wins.
+//! `NimBot` plays it perfectly. Each example includes its definition, `tests/common/nim.rs` in
+//! the crate's sources, on a hidden first line.
+//!
 //! A hosted room where the host plays the bot, and pauses:
 //!
 //! ```
+//! # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 //! use reversi_clock::{Millis, Span};
-//! use reversi_room::{EndReason, EventKind, Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
+//! use reversi_room::{EndReason, EventKind, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
 //!
 //! let host = PlayerId(1);
 //! let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(10, 2));
@@ -45,9 +52,10 @@
 //! A random match in the [`Lobby`]:
 //!
 //! ```
+//! # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 //! use rand::{rngs::StdRng, SeedableRng};
 //! use reversi_clock::Millis;
-//! use reversi_room::{Lobby, Nim, QueueOutcome};
+//! use reversi_room::{Lobby, QueueOutcome};
 //!
 //! let mut rng = StdRng::seed_from_u64(7);
 //! let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
@@ -68,7 +76,7 @@ mod lobby;
 mod room;
 
 pub use error::RoomError;
-pub use game::{Bot, Nim, NimBot, NimError, SeatOutcome, TurnGame};
+pub use game::{Bot, SeatOutcome, TurnGame};
 pub use ids::{InviteCode, PlayerId, RoomId, Token};
 pub use limit::RoomActionLimit;
 pub use lobby::{Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome};

@@ -127,9 +127,10 @@ impl LobbySettings {
 /// # Examples
 ///
 /// ```
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use rand::{rngs::StdRng, SeedableRng};
 /// use reversi_clock::Millis;
-/// use reversi_room::{Activity, Lobby, Nim};
+/// use reversi_room::{Activity, Lobby};
 /// let mut rng = StdRng::seed_from_u64(0);
 /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
 /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -329,9 +330,10 @@ struct Invite {
 /// An invite, joined; then the creator drops its connection and comes back with its token:
 ///
 /// ```
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use rand::{rngs::StdRng, SeedableRng};
 /// use reversi_clock::Millis;
-/// use reversi_room::{Activity, Lobby, Nim, RoomError};
+/// use reversi_room::{Activity, Lobby, RoomError};
 ///
 /// let mut rng = StdRng::seed_from_u64(1);
 /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
@@ -463,7 +465,8 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Lobby, Nim};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::Lobby;
     /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
     /// assert_eq!(lobby.kinds().collect::<Vec<_>>(), ["nim"]);
     /// ```
@@ -480,8 +483,9 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// use reversi_clock::Span;
-    /// use reversi_room::{Lobby, LobbySettings, Nim};
+    /// use reversi_room::{Lobby, LobbySettings};
     /// let settings = LobbySettings::default().with_queue_wait(Span::from_secs(30));
     /// let lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(10, 2))]);
     /// assert_eq!(lobby.settings().queue_wait, Span::from_secs(30));
@@ -547,9 +551,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
+    /// # use reversi_room::Lobby;
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -569,9 +574,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
+    /// # use reversi_room::Lobby;
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -599,9 +605,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomId};
+    /// # use reversi_room::{Lobby, QueueOutcome, RoomId};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -622,7 +629,8 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_room::{Lobby, Nim};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_room::Lobby;
     /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// assert_eq!(lobby.rooms().count(), 0);
     /// ```
@@ -635,7 +643,8 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_room::{Lobby, Nim, RoomId};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_room::{Lobby, RoomId};
     /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// assert_eq!(lobby.room_kind(RoomId(1)), None);
     /// ```
@@ -654,9 +663,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomError};
+    /// # use reversi_room::{Lobby, QueueOutcome, RoomError};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -687,8 +697,9 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
+    /// # use reversi_room::Lobby;
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// lobby.handle_timeout(Millis(9));
     /// assert_eq!(lobby.last_seen(), Millis(9));
@@ -708,9 +719,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
+    /// # use reversi_room::Lobby;
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -728,9 +740,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Activity, Lobby, LobbyEventKind, Nim};
+    /// # use reversi_room::{Activity, Lobby, LobbyEventKind};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -769,9 +782,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
+    /// # use reversi_room::Lobby;
     /// let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, ta) = lobby.add_guest(Millis(0), &mut rng);
@@ -862,9 +876,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Activity, Lobby, Nim, RoomError};
+    /// # use reversi_room::{Activity, Lobby, RoomError};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -947,9 +962,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, RoomError};
+    /// # use reversi_room::{Lobby, RoomError};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -980,9 +996,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{InviteCode, Lobby, Nim, RoomError};
+    /// # use reversi_room::{InviteCode, Lobby, RoomError};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -1037,9 +1054,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomError};
+    /// # use reversi_room::{Lobby, QueueOutcome, RoomError};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
@@ -1165,9 +1183,10 @@ impl<G: TurnGame> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{EndReason, Lobby, Nim, SeatOutcome, QueueOutcome};
+    /// # use reversi_room::{EndReason, Lobby, SeatOutcome, QueueOutcome};
     /// # let mut rng = StdRng::seed_from_u64(0);
     /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
     /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);

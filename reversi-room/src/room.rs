@@ -231,8 +231,9 @@ impl Occupant {
 /// # Examples
 ///
 /// ```
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use reversi_clock::Millis;
-/// use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+/// use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
 ///
 /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(5, 2));
 /// let host = room.member(PlayerId(1)).unwrap();
@@ -535,8 +536,9 @@ pub enum EventKind<A> {
 /// # Examples
 ///
 /// ```
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use reversi_clock::Millis;
-/// use reversi_room::{EventKind, Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+/// use reversi_room::{EventKind, PlayerId, Room, RoomActionLimit, RoomSettings};
 ///
 /// let mut room = Room::hosted(Millis(10), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(5, 2));
 /// let e = room.poll_event().unwrap();
@@ -672,8 +674,9 @@ impl<G: TurnGame> Table<G> {
 /// A person plays the bot and wins:
 ///
 /// ```
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use reversi_clock::Millis;
-/// use reversi_room::{Bot, EndReason, EventKind, Nim, NimBot, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
+/// use reversi_room::{Bot, EndReason, EventKind, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
 ///
 /// let host = PlayerId(1);
 /// let settings = RoomSettings::hosted(RoomActionLimit::Secs30);
@@ -719,8 +722,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// use reversi_clock::Millis;
-    /// use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+    /// use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs90), Nim::new(9, 2));
     /// assert_eq!(room.host(), Some(PlayerId(1)));
     /// assert_eq!(room.seats(), &[None, None]);
@@ -743,8 +747,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// use reversi_clock::Millis;
-    /// use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(4), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert!(room.in_game());
     /// assert_eq!(room.seat_of(PlayerId(2)), Some(1));
@@ -810,8 +815,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs60), Nim::new(9, 2));
     /// assert_eq!(room.settings(), &RoomSettings::hosted(RoomActionLimit::Secs60));
     /// ```
@@ -835,8 +841,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// let v = room.version();
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::Sit { seat: 1 }).unwrap();
@@ -853,8 +860,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.turn_version(), Some(room.version()));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -891,8 +899,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::AddBot { seat: 1, level: "easy".into() })?;
     /// assert_eq!(room.bot_seat(), Some(1));
@@ -920,8 +929,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert_eq!(room.members().map(|(p, _)| p).collect::<Vec<_>>(), [PlayerId(1)]);
     /// ```
@@ -936,8 +946,9 @@ impl<G: TurnGame> Room<G> {
     /// See the crate's scenario tests; `None` in a new room:
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert_eq!(room.reservation(), None);
     /// ```
@@ -951,8 +962,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert!(!room.bot_leaving());
     /// ```
@@ -976,8 +988,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.games_started(), 1);
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -992,8 +1005,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::{Millis, Span};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.clock().unwrap().remaining(0, Millis(10_000)), Some(Span::from_secs(20)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1008,8 +1022,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(7), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.game_started_at(), Some(Millis(7)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1034,8 +1049,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.paused(), None);
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1057,8 +1073,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.to_act(), Some(0));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1073,8 +1090,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.action_deadline(), Some(Millis(30_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1089,8 +1107,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.game_limit_at(), Some(Millis(7_200_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1106,8 +1125,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let host = PlayerId(1);
     /// let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), host, RoomCommand::Sit { seat: 1 })?;
@@ -1152,8 +1172,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{CloseReason, Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
+    /// # use reversi_room::{CloseReason, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::Leave)?;
     /// assert_eq!(room.poll_timeout(), Some(Millis(120_000)));
@@ -1181,8 +1202,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let mut room = Room::hosted(Millis(50), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle_timeout(Millis(10)); // backwards: saturates
     /// assert_eq!(room.last_seen(), Millis(50));
@@ -1207,8 +1229,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.poll_timeout(), Some(Millis(30_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1224,8 +1247,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{EndReason, Nim, SeatOutcome, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{EndReason, SeatOutcome, PlayerId, Room, RoomSettings};
     /// let mut room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// room.handle_timeout(Millis(29_999));
     /// assert!(room.in_game());
@@ -1274,8 +1298,9 @@ impl<G: TurnGame> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// let before = room.clone();
     /// assert_eq!(room.handle(Millis(0), PlayerId(2), RoomCommand::Start), Err(RoomError::NotInRoom { player: PlayerId(2) }));

@@ -1,11 +1,16 @@
 //! Scenario tests on virtual time for online play: matching, invites, colours, the online game's
 //! rules, reconnection and stale moves.
 
+#[allow(dead_code)]
+#[path = "common/nim.rs"]
+mod nim;
+
+use nim::Nim;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use reversi_clock::{Millis, Span};
 use reversi_room::{
-    Activity, EndReason, EventKind, InviteCode, Lobby, LobbyEventKind, Nim, PlayerId, QueueOutcome,
+    Activity, EndReason, EventKind, InviteCode, Lobby, LobbyEventKind, PlayerId, QueueOutcome,
     RoomError, RoomId, SeatOutcome, Token,
 };
 

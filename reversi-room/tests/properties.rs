@@ -1,6 +1,11 @@
 //! Property tests: random command streams and time jumps against rooms and the lobby, checking
 //! the invariants of the rules after every step.
 
+#[allow(dead_code)]
+#[path = "common/nim.rs"]
+mod nim;
+
+use nim::Nim;
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -8,8 +13,8 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use reversi_clock::{Millis, Span};
 use reversi_room::{
-    Activity, EventKind, InviteCode, Lobby, LobbyEventKind, Nim, Occupant, PlayerId, Room,
-    RoomCommand, RoomError, RoomSettings, Token,
+    Activity, EventKind, InviteCode, Lobby, LobbyEventKind, Occupant, PlayerId, Room, RoomCommand,
+    RoomError, RoomSettings, Token,
 };
 
 /// A command with its version given relative to the room's, so that fresh, stale and future

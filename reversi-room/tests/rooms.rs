@@ -1,9 +1,14 @@
 //! Scenario tests on virtual time, one or more per rule of hosted rooms.
 
+#[allow(dead_code)]
+#[path = "common/nim.rs"]
+mod nim;
+
+use nim::{Nim, NimBot};
 use reversi_clock::{Millis, Span};
 use reversi_room::{
-    Bot, CloseReason, EndReason, EventKind, Nim, NimBot, Occupant, PauseCause, PlayerId, Room,
-    RoomActionLimit, RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
+    Bot, CloseReason, EndReason, EventKind, Occupant, PauseCause, PlayerId, Room, RoomActionLimit,
+    RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
 };
 
 const HOST: PlayerId = PlayerId(1);
