@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -167,12 +167,12 @@ async fn play(
                 if v["to_move"] == color.as_str() && version > moved_at_version && !legal.is_empty()
                 {
                     let ms = think.as_millis() as u64;
-                    let wait = rng.gen_range(ms / 2..=ms.saturating_add(ms / 2));
+                    let wait = rng.random_range(ms / 2..=ms.saturating_add(ms / 2));
                     tokio::time::sleep(Duration::from_millis(wait)).await;
                     if Instant::now() >= stop_at {
                         return Ok(());
                     }
-                    let pick = &legal[rng.gen_range(0..legal.len())];
+                    let pick = &legal[rng.random_range(0..legal.len())];
                     let square = pick["square"].as_str().unwrap_or("").to_owned();
                     moved_at_version = version;
                     let sent = Instant::now();

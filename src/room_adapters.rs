@@ -381,15 +381,16 @@ pub fn hosted_room(
     Room::hosted(now, host, RoomSettings::hosted(limit), ReversiGame::new())
 }
 
-/// The online lobby for Reversi: one game kind, [`REVERSI`], from the standard start.
+/// The online lobby for Reversi: one game kind, [`REVERSI`], from the standard start; `seed`
+/// seeds its generator of tokens, invite codes and colours (see [`Lobby::new`]).
 ///
 /// # Examples
 ///
 /// ```
-/// let lobby = reversi::room_adapters::reversi_lobby();
+/// let lobby = reversi::room_adapters::reversi_lobby([7; 32]);
 /// assert_eq!(lobby.kinds().collect::<Vec<_>>(), ["reversi"]);
 /// ```
 #[must_use]
-pub fn reversi_lobby() -> Lobby<ReversiGame> {
-    Lobby::new([(REVERSI.to_owned(), ReversiGame::new())])
+pub fn reversi_lobby(seed: [u8; 32]) -> Lobby<ReversiGame> {
+    Lobby::new([(REVERSI.to_owned(), ReversiGame::new())], seed)
 }

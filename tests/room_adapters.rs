@@ -1,8 +1,6 @@
 //! The Reversi adapters of the rooms, with real `reversi-ai` bots playing whole games in rooms
 //! and in the online lobby, on virtual time.
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use reversi::ai::{Limits, SearchEngine};
 use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
@@ -16,6 +14,11 @@ use reversi::room_adapters::{
 
 const HOST: PlayerId = PlayerId(1);
 const GUEST: PlayerId = PlayerId(2);
+
+/// A lobby seed from a number.
+fn seed(n: u8) -> [u8; 32] {
+    [n; 32]
+}
 
 fn t(secs: u64) -> Millis {
     Millis(secs * 1_000)
@@ -208,17 +211,16 @@ fn illegal_and_out_of_turn_squares_are_refused_with_the_rules_reason() {
 /// Plays a whole online game between two guests driven by engines; returns the room.
 fn online_game(
     lobby: &mut Lobby<ReversiGame>,
-    rng: &mut StdRng,
     engines: [&mut dyn Bot<ReversiGame>; 2],
     think: Span,
 ) -> reversi::room::RoomId {
-    let (a, _) = lobby.add_guest(t(0), rng);
-    let (b, _) = lobby.add_guest(t(0), rng);
+    let (a, _) = lobby.add_guest(t(0));
+    let (b, _) = lobby.add_guest(t(0));
     assert!(matches!(
-        lobby.queue(t(0), a, REVERSI, rng).unwrap(),
+        lobby.queue(t(0), a, REVERSI).unwrap(),
         QueueOutcome::Waiting { .. }
     ));
-    let QueueOutcome::Matched { room } = lobby.queue(t(1), b, REVERSI, rng).unwrap() else {
+    let QueueOutcome::Matched { room } = lobby.queue(t(1), b, REVERSI).unwrap() else {
         panic!("no match")
     };
     let [ea, eb] = engines;
@@ -246,16 +248,10 @@ fn online_game(
 
 #[test]
 fn two_guests_matched_online_play_easy_against_normal_to_the_end() {
-    let mut lobby = reversi_lobby();
-    let mut rng = StdRng::seed_from_u64(42);
+    let mut lobby = reversi_lobby(seed(42));
     let mut easy = EngineBot::for_level("easy", 1).unwrap();
     let mut normal = EngineBot::for_level("normal", 1).unwrap();
-    let room = online_game(
-        &mut lobby,
-        &mut rng,
-        [&mut easy, &mut normal],
-        Span::from_secs(29),
-    );
+    let room = online_game(&mut lobby, [&mut easy, &mut normal], Span::from_secs(29));
     let r = lobby.room(room).unwrap();
     let result = r.result().unwrap();
     assert_eq!(result.reason, EndReason::Board);
@@ -265,16 +261,10 @@ fn two_guests_matched_online_play_easy_against_normal_to_the_end() {
 
 #[test]
 fn the_hard_engine_with_a_node_limit_plays_a_whole_online_game() {
-    let mut lobby = reversi_lobby();
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut lobby = reversi_lobby(seed(3));
     let mut hard = EngineBot::new(SearchEngine::hard(), Limits::nodes(4_000));
     let mut easy = EngineBot::for_level("easy", 3).unwrap();
-    let room = online_game(
-        &mut lobby,
-        &mut rng,
-        [&mut hard, &mut easy],
-        Span::from_secs(1),
-    );
+    let room = online_game(&mut lobby, [&mut hard, &mut easy], Span::from_secs(1));
     let r = lobby.room(room).unwrap();
     assert_eq!(r.result().unwrap().reason, EndReason::Board);
 }
@@ -283,11 +273,14 @@ fn the_hard_engine_with_a_node_limit_plays_a_whole_online_game() {
 fn at_the_game_limit_an_online_game_ends_by_the_disc_count() {
     let settings = LobbySettings::default()
         .with_room(RoomSettings::ONLINE.with_game_limit(Some(Span::from_mins(5))));
-    let mut lobby = Lobby::with_settings(settings, [(REVERSI.to_owned(), ReversiGame::new())]);
-    let mut rng = StdRng::seed_from_u64(9);
+    let mut lobby = Lobby::with_settings(
+        settings,
+        [(REVERSI.to_owned(), ReversiGame::new())],
+        seed(9),
+    );
     let mut a = EngineBot::for_level("easy", 4).unwrap();
     let mut b = EngineBot::for_level("easy", 5).unwrap();
-    let room = online_game(&mut lobby, &mut rng, [&mut a, &mut b], Span::from_secs(25));
+    let room = online_game(&mut lobby, [&mut a, &mut b], Span::from_secs(25));
     let r = lobby.room(room).unwrap();
     let result = r.result().unwrap();
     assert_eq!(result.reason, EndReason::TimeLimit);
@@ -351,12 +344,11 @@ fn online_a_disconnected_player_loses_by_disconnection_when_a_pass_outlasts_the_
     // With 30 s a move and 60 s of grace, the grace can only end first when the opponent moves
     // twice in a row: across a pass.
     let (start, m1, m2) = black_move_that_makes_white_pass();
-    let mut lobby = Lobby::new([("prepared".to_owned(), start)]);
-    let mut rng = StdRng::seed_from_u64(77);
-    let (a, _) = lobby.add_guest(t(0), &mut rng);
-    let (b, b_token) = lobby.add_guest(t(0), &mut rng);
-    lobby.queue(t(0), a, "prepared", &mut rng).unwrap();
-    let QueueOutcome::Matched { room } = lobby.queue(t(0), b, "prepared", &mut rng).unwrap() else {
+    let mut lobby = Lobby::new([("prepared".to_owned(), start)], seed(77));
+    let (a, _) = lobby.add_guest(t(0));
+    let (b, b_token) = lobby.add_guest(t(0));
+    lobby.queue(t(0), a, "prepared").unwrap();
+    let QueueOutcome::Matched { room } = lobby.queue(t(0), b, "prepared").unwrap() else {
         panic!()
     };
     let r = lobby.room(room).unwrap();

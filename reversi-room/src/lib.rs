@@ -53,16 +53,14 @@
 //!
 //! ```
 //! # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-//! use rand::{rngs::StdRng, SeedableRng};
 //! use reversi_clock::Millis;
 //! use reversi_room::{Lobby, QueueOutcome};
 //!
-//! let mut rng = StdRng::seed_from_u64(7);
-//! let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
-//! let (alice, _alice_token) = lobby.add_guest(Millis(0), &mut rng);
-//! let (bob, _bob_token) = lobby.add_guest(Millis(0), &mut rng);
-//! assert!(matches!(lobby.queue(Millis(0), alice, "nim", &mut rng)?, QueueOutcome::Waiting { .. }));
-//! let QueueOutcome::Matched { room } = lobby.queue(Millis(1_000), bob, "nim", &mut rng)? else { panic!() };
+//! let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))], [7; 32]);
+//! let (alice, _alice_token) = lobby.add_guest(Millis(0));
+//! let (bob, _bob_token) = lobby.add_guest(Millis(0));
+//! assert!(matches!(lobby.queue(Millis(0), alice, "nim")?, QueueOutcome::Waiting { .. }));
+//! let QueueOutcome::Matched { room } = lobby.queue(Millis(1_000), bob, "nim")? else { panic!() };
 //! assert_eq!(lobby.room_of(alice), Some(room));
 //! # Ok::<(), reversi_room::RoomError>(())
 //! ```

@@ -2,10 +2,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use rand::RngCore;
 use reversi_clock::{Millis, Span};
 use serde::{Deserialize, Serialize};
 
+use crate::ids::LobbyRng;
 use crate::{
     Event, EventKind, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings,
     Token, TurnGame,
@@ -128,12 +128,10 @@ impl LobbySettings {
 ///
 /// ```
 /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-/// use rand::{rngs::StdRng, SeedableRng};
 /// use reversi_clock::Millis;
 /// use reversi_room::{Activity, Lobby};
-/// let mut rng = StdRng::seed_from_u64(0);
-/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-/// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+/// let (p, _) = lobby.add_guest(Millis(0));
 /// assert_eq!(lobby.activity(p), Some(&Activity::Idle));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -322,8 +320,12 @@ struct Invite {
 /// matches create. A sans-IO state machine like [`Room`]: every call takes `now`, runs the
 /// deadlines up to it first, and a refused call leaves the state as they left it.
 ///
-/// Randomness (tokens, codes, colours) comes from the `rng` the caller passes in, so that tests
-/// and replays can seed it. The whole state, tokens included, serialises with serde.
+/// Randomness (reconnection tokens, invite codes, colours) comes from the lobby's own
+/// cryptographic generator (ChaCha20), seeded by the caller with 256 bits: a server seeds it
+/// from the operating system's entropy, a test or a replay with a constant. The generator is part
+/// of the state: the whole state, tokens and generator included, serialises with serde, and a
+/// lobby loaded from its saved form draws the same numbers as the one saved. Its `Debug` form
+/// hides the generator.
 ///
 /// # Examples
 ///
@@ -331,17 +333,15 @@ struct Invite {
 ///
 /// ```
 /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-/// use rand::{rngs::StdRng, SeedableRng};
 /// use reversi_clock::Millis;
 /// use reversi_room::{Activity, Lobby, RoomError};
 ///
-/// let mut rng = StdRng::seed_from_u64(1);
-/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
-/// let (alice, alice_token) = lobby.add_guest(Millis(0), &mut rng);
-/// let (bob, _) = lobby.add_guest(Millis(0), &mut rng);
-/// let code = lobby.create_invite(Millis(0), alice, "nim", &mut rng)?;
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))], [1; 32]);
+/// let (alice, alice_token) = lobby.add_guest(Millis(0));
+/// let (bob, _) = lobby.add_guest(Millis(0));
+/// let code = lobby.create_invite(Millis(0), alice, "nim")?;
 /// let link = code.link("http://127.0.0.1:8080");
-/// let room = lobby.join_invite(Millis(5_000), bob, &reversi_room::InviteCode::from_link(&link)?, &mut rng)?;
+/// let room = lobby.join_invite(Millis(5_000), bob, &reversi_room::InviteCode::from_link(&link)?)?;
 /// assert_eq!(lobby.activity(alice), Some(&Activity::Playing { room }));
 ///
 /// lobby.disconnect(Millis(6_000), alice)?;
@@ -361,6 +361,7 @@ pub struct Lobby<G: TurnGame> {
     room_kinds: BTreeMap<RoomId, String>,
     next_player: u64,
     next_room: u64,
+    rng: LobbyRng,
     last_now: Millis,
     events: VecDeque<LobbyEvent<G::Action>>,
     /// Every pending deadline, derived from the rest and rebuilt when loaded.
@@ -382,6 +383,7 @@ struct LobbyData<G: TurnGame> {
     room_kinds: BTreeMap<RoomId, String>,
     next_player: u64,
     next_room: u64,
+    rng: LobbyRng,
     last_now: Millis,
     events: VecDeque<LobbyEvent<G::Action>>,
 }
@@ -401,6 +403,7 @@ impl<G: TurnGame> TryFrom<LobbyData<G>> for Lobby<G> {
             room_kinds: d.room_kinds,
             next_player: d.next_player,
             next_room: d.next_room,
+            rng: d.rng,
             last_now: d.last_now,
             events: d.events,
             index: Index::default(),
@@ -456,7 +459,8 @@ enum Due {
 
 impl<G: TurnGame> Lobby<G> {
     /// A lobby for the given game kinds (a name and the state each game starts from), with the
-    /// default [`LobbySettings`].
+    /// default [`LobbySettings`], its generator seeded with `seed` (256 bits: take them from the
+    /// operating system's entropy, except to replay).
     ///
     /// # Panics
     ///
@@ -467,14 +471,14 @@ impl<G: TurnGame> Lobby<G> {
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// use reversi_room::Lobby;
-    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))], [0; 32]);
     /// assert_eq!(lobby.kinds().collect::<Vec<_>>(), ["nim"]);
     /// ```
-    pub fn new(kinds: impl IntoIterator<Item = (String, G)>) -> Lobby<G> {
-        Lobby::with_settings(LobbySettings::default(), kinds)
+    pub fn new(kinds: impl IntoIterator<Item = (String, G)>, seed: [u8; 32]) -> Lobby<G> {
+        Lobby::with_settings(LobbySettings::default(), kinds, seed)
     }
 
-    /// A lobby with the given settings.
+    /// A lobby with the given settings (see [`Lobby::new`]).
     ///
     /// # Panics
     ///
@@ -487,12 +491,13 @@ impl<G: TurnGame> Lobby<G> {
     /// use reversi_clock::Span;
     /// use reversi_room::{Lobby, LobbySettings};
     /// let settings = LobbySettings::default().with_queue_wait(Span::from_secs(30));
-    /// let lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(10, 2))]);
+    /// let lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(10, 2))], [0; 32]);
     /// assert_eq!(lobby.settings().queue_wait, Span::from_secs(30));
     /// ```
     pub fn with_settings(
         settings: LobbySettings,
         kinds: impl IntoIterator<Item = (String, G)>,
+        seed: [u8; 32],
     ) -> Lobby<G> {
         let kinds: BTreeMap<String, G> = kinds.into_iter().collect();
         // Checked here, not when a guest's queue or invite first creates a room of the kind.
@@ -509,6 +514,7 @@ impl<G: TurnGame> Lobby<G> {
             room_kinds: BTreeMap::new(),
             next_player: 1,
             next_room: 1,
+            rng: LobbyRng::from_seed(seed),
             last_now: Millis::EPOCH,
             events: VecDeque::new(),
             index: Index::default(),
@@ -552,12 +558,10 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::Lobby;
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (p, _) = lobby.add_guest(Millis(0));
     /// lobby.disconnect(Millis(1), p)?;
     /// assert_eq!(lobby.is_connected(p), Some(false));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -575,12 +579,10 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::Lobby;
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (p, _) = lobby.add_guest(Millis(0));
     /// assert_eq!(lobby.guests().collect::<Vec<_>>(), [p]);
     /// ```
     pub fn guests(&self) -> impl Iterator<Item = PlayerId> + '_ {
@@ -606,15 +608,13 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{Lobby, QueueOutcome, RoomId};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// assert!(lobby.room(room).unwrap().in_game());
     /// assert!(lobby.room(RoomId(99)).is_none());
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -631,7 +631,7 @@ impl<G: TurnGame> Lobby<G> {
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_room::Lobby;
-    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
     /// assert_eq!(lobby.rooms().count(), 0);
     /// ```
     pub fn rooms(&self) -> impl Iterator<Item = (RoomId, &Room<G>)> + '_ {
@@ -645,7 +645,7 @@ impl<G: TurnGame> Lobby<G> {
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_room::{Lobby, RoomId};
-    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
     /// assert_eq!(lobby.room_kind(RoomId(1)), None);
     /// ```
     #[must_use]
@@ -664,15 +664,13 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{Lobby, QueueOutcome, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// assert_eq!(lobby.remove_room(room).unwrap_err(), RoomError::GameInProgress);
     /// lobby.resign(Millis(1_000), a)?;
     /// assert!(lobby.remove_room(room)?.result().is_some());
@@ -700,7 +698,7 @@ impl<G: TurnGame> Lobby<G> {
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
     /// # use reversi_room::Lobby;
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
     /// lobby.handle_timeout(Millis(9));
     /// assert_eq!(lobby.last_seen(), Millis(9));
     /// ```
@@ -720,13 +718,11 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::Lobby;
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(1_000), a, "nim", &mut rng)?;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(1_000), a, "nim")?;
     /// assert_eq!(lobby.poll_timeout(), Some(Millis(121_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
     /// ```
@@ -741,13 +737,11 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{Activity, Lobby, LobbyEventKind};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
     /// lobby.handle_timeout(Millis(200_000));
     /// assert_eq!(lobby.activity(a), Some(&Activity::Idle));
     /// let last = std::iter::from_fn(|| lobby.poll_event()).last().unwrap();
@@ -783,20 +777,18 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::Lobby;
-    /// let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, ta) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, tb) = lobby.add_guest(Millis(0), &mut rng);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, ta) = lobby.add_guest(Millis(0));
+    /// let (b, tb) = lobby.add_guest(Millis(0));
     /// assert_ne!(a, b);
     /// assert_ne!(ta, tb);
     /// ```
-    pub fn add_guest(&mut self, now: Millis, rng: &mut dyn RngCore) -> (PlayerId, Token) {
+    pub fn add_guest(&mut self, now: Millis) -> (PlayerId, Token) {
         let now = self.begin(now);
         let token = loop {
-            let t = Token::generate(rng);
+            let t = Token::generate(&mut self.rng);
             if !self.guests.values().any(|g| g.token == t) {
                 break t;
             }
@@ -816,7 +808,7 @@ impl<G: TurnGame> Lobby<G> {
     }
 
     /// Waits for a random match of game `kind`, or pairs the guest at once with one who waits.
-    /// Colours (seats) are drawn from `rng`.
+    /// Colours (seats) are drawn at random.
     ///
     /// # Errors
     ///
@@ -832,7 +824,6 @@ impl<G: TurnGame> Lobby<G> {
         now: Millis,
         player: PlayerId,
         kind: &str,
-        rng: &mut dyn RngCore,
     ) -> Result<QueueOutcome, RoomError> {
         let now = self.begin(now);
         self.check_idle(player)?;
@@ -843,7 +834,7 @@ impl<G: TurnGame> Lobby<G> {
         }
         let waiting = self.queues.get_mut(kind).and_then(VecDeque::pop_front);
         if let Some(other) = waiting {
-            let room = self.create_room(now, kind, [other, player], None, rng);
+            let room = self.create_room(now, kind, [other, player], None);
             return Ok(QueueOutcome::Matched { room });
         }
         let until = now + self.settings.queue_wait;
@@ -877,14 +868,12 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{Activity, Lobby, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
     /// assert_eq!(lobby.cancel_queue(Millis(0), a), Err(RoomError::NotWaiting { player: a }));
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// lobby.queue(Millis(0), a, "nim")?;
     /// lobby.cancel_queue(Millis(1), a)?;
     /// assert_eq!(lobby.activity(a), Some(&Activity::Idle));
     /// # Ok::<(), RoomError>(())
@@ -899,7 +888,7 @@ impl<G: TurnGame> Lobby<G> {
         Ok(())
     }
 
-    /// Creates an invite for game `kind`, with a fresh code from `rng`.
+    /// Creates an invite for game `kind`, with a fresh random code.
     ///
     /// # Errors
     ///
@@ -913,7 +902,6 @@ impl<G: TurnGame> Lobby<G> {
         now: Millis,
         player: PlayerId,
         kind: &str,
-        rng: &mut dyn RngCore,
     ) -> Result<InviteCode, RoomError> {
         let now = self.begin(now);
         self.check_idle(player)?;
@@ -923,7 +911,7 @@ impl<G: TurnGame> Lobby<G> {
             });
         }
         let code = loop {
-            let c = InviteCode::generate(rng);
+            let c = InviteCode::generate(&mut self.rng);
             if !self.invites.contains_key(&c) {
                 break c;
             }
@@ -963,16 +951,14 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{Lobby, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let code = lobby.create_invite(Millis(0), a, "nim", &mut rng)?;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// let code = lobby.create_invite(Millis(0), a, "nim")?;
     /// lobby.cancel_invite(Millis(1), a)?;
-    /// assert_eq!(lobby.join_invite(Millis(2), b, &code, &mut rng), Err(RoomError::InviteCancelled { code }));
+    /// assert_eq!(lobby.join_invite(Millis(2), b, &code), Err(RoomError::InviteCancelled { code }));
     /// # Ok::<(), RoomError>(())
     /// ```
     pub fn cancel_invite(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
@@ -985,7 +971,7 @@ impl<G: TurnGame> Lobby<G> {
         Ok(())
     }
 
-    /// Joins an invite: the game starts at once, colours drawn from `rng`.
+    /// Joins an invite: the game starts at once, colours drawn at random.
     ///
     /// # Errors
     ///
@@ -997,19 +983,17 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{InviteCode, Lobby, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (c, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let code = lobby.create_invite(Millis(0), a, "nim", &mut rng)?;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// let (c, _) = lobby.add_guest(Millis(0));
+    /// let code = lobby.create_invite(Millis(0), a, "nim")?;
     /// let unknown: InviteCode = "ABCDEFGH".parse()?;
-    /// assert_eq!(lobby.join_invite(Millis(1), b, &unknown, &mut rng), Err(RoomError::UnknownInvite { code: unknown }));
-    /// lobby.join_invite(Millis(1), b, &code, &mut rng)?;
-    /// assert_eq!(lobby.join_invite(Millis(2), c, &code, &mut rng), Err(RoomError::InviteFull { code }));
+    /// assert_eq!(lobby.join_invite(Millis(1), b, &unknown), Err(RoomError::UnknownInvite { code: unknown }));
+    /// lobby.join_invite(Millis(1), b, &code)?;
+    /// assert_eq!(lobby.join_invite(Millis(2), c, &code), Err(RoomError::InviteFull { code }));
     /// # Ok::<(), RoomError>(())
     /// ```
     pub fn join_invite(
@@ -1017,7 +1001,6 @@ impl<G: TurnGame> Lobby<G> {
         now: Millis,
         player: PlayerId,
         code: &InviteCode,
-        rng: &mut dyn RngCore,
     ) -> Result<RoomId, RoomError> {
         let now = self.begin(now);
         self.check_idle(player)?;
@@ -1037,7 +1020,7 @@ impl<G: TurnGame> Lobby<G> {
             return Err(RoomError::OwnInvite { player });
         }
         let (creator, kind) = (invite.creator, invite.kind.clone());
-        let room = self.create_room(now, &kind, [creator, player], Some(code.clone()), rng);
+        let room = self.create_room(now, &kind, [creator, player], Some(code.clone()));
         self.invites.get_mut(code).expect("checked").status = InviteStatus::Used { room };
         self.touch(Due::Invite(code.clone()));
         Ok(room)
@@ -1055,15 +1038,13 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{Lobby, QueueOutcome, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// let first = if lobby.room(room).unwrap().seat_of(a) == Some(0) { a } else { b };
     /// let version = lobby.room(room).unwrap().version();
     /// lobby.act(Millis(1_000), first, version, 2)?;
@@ -1184,15 +1165,13 @@ impl<G: TurnGame> Lobby<G> {
     ///
     /// ```
     /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
-    /// # use rand::{rngs::StdRng, SeedableRng};
     /// # use reversi_clock::Millis;
     /// # use reversi_room::{EndReason, Lobby, SeatOutcome, QueueOutcome};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// lobby.leave(Millis(3_000), a)?;
     /// let r = lobby.room(room).unwrap();
     /// let seat_a = r.seats().iter().position(|o| o.as_ref().is_none()).unwrap();
@@ -1379,9 +1358,8 @@ impl<G: TurnGame> Lobby<G> {
         kind: &str,
         mut players: [PlayerId; 2],
         invite: Option<InviteCode>,
-        rng: &mut dyn RngCore,
     ) -> RoomId {
-        if rng.next_u64() & 1 == 1 {
+        if self.rng.next_u64() & 1 == 1 {
             players.swap(0, 1);
         }
         let initial = self.kinds[kind].clone();
