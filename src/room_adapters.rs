@@ -47,6 +47,7 @@ use reversi_ai::{Engine, Limits};
 use reversi_clock::Millis;
 use reversi_core::{Color, Square};
 use reversi_room::{Bot, Lobby, PlayerId, Room, RoomSettings, SeatOutcome, TurnGame};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The game kind under which [`reversi_lobby`] registers Reversi.
@@ -201,12 +202,14 @@ impl From<reversi_core::Game> for ReversiGame {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for ReversiGame {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(s)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for ReversiGame {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ReversiGame, D::Error> {
         reversi_core::Game::deserialize(d).map(ReversiGame)

@@ -1,5 +1,6 @@
 //! Time controls as plain data, and the per-move presets of local games.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::Span;
@@ -23,8 +24,9 @@ use crate::Span;
 /// assert_eq!(json, r#"{"kind":"fischer","bank":180000,"increment":2000,"cap":null}"#);
 /// assert_eq!(serde_json::from_str::<TimeControl>(&json).unwrap(), blitz);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum TimeControl {
     /// No one ever loses on time. [`Clock::remaining`](crate::Clock::remaining) is `None`.
@@ -184,8 +186,9 @@ impl TimeControl {
 /// assert_eq!(PerMovePreset::Normal.limit(), Span::from_secs(30));
 /// assert_eq!(PerMovePreset::ALL.len(), 3);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PerMovePreset {
     /// 15 seconds per move.
     Fast,

@@ -5,7 +5,7 @@
 //! wall-clock [`Millis`] timestamp; [`Clock::poll_timeout`] says when someone would flag,
 //! [`Clock::handle_timeout`] notices it, and [`Clock::poll_event`] drains the
 //! [`ClockEvent`]s. Time is integer milliseconds throughout ([`Span`] for durations), and the
-//! whole state serialises with serde, so a clock saved before a restart and loaded after it goes
+//! whole state serialises with serde (the `serde` feature, on by default), so a clock saved before a restart and loaded after it goes
 //! on from what absolute time says.
 //!
 //! Time controls ([`TimeControl`]) are plain data: unlimited, per move, total, combined, Fischer

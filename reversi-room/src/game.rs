@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::de::DeserializeOwned;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// How a game ended, by seat.
@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(SeatOutcome::Draw.winner(), None);
 /// assert_eq!(serde_json::to_string(&SeatOutcome::Winner(0)).unwrap(), r#"{"winner":0}"#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SeatOutcome {
     /// The player in this seat won.
     Winner(usize),
@@ -72,9 +73,12 @@ impl SeatOutcome {
 /// assert_eq!(game.to_act(), None);
 /// assert_eq!(game.outcome(), Some(SeatOutcome::Winner(1)));
 /// ```
-pub trait TurnGame: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned {
+///
+/// With the `serde` feature (on by default), a [`Room`](crate::Room) or
+/// [`Lobby`](crate::Lobby) of the game serialises when the game and its action do.
+pub trait TurnGame: Clone + fmt::Debug + PartialEq {
     /// One action of a seat: a move, a dice roll...
-    type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    type Action: Clone + fmt::Debug + PartialEq;
     /// Why an action was refused.
     type Error: fmt::Display;
 

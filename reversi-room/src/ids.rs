@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::RoomError;
@@ -18,10 +19,9 @@ use crate::RoomError;
 /// assert_eq!(PlayerId(7).to_string(), "p7");
 /// assert_eq!(serde_json::to_string(&PlayerId(7)).unwrap(), "7");
 /// ```
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct PlayerId(pub u64);
 
 impl fmt::Display for PlayerId {
@@ -38,10 +38,9 @@ impl fmt::Display for PlayerId {
 /// use reversi_room::RoomId;
 /// assert_eq!(RoomId(3).to_string(), "r3");
 /// ```
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct RoomId(pub u64);
 
 impl fmt::Display for RoomId {
@@ -69,8 +68,9 @@ impl fmt::Display for RoomId {
 /// assert_eq!(format!("{token:?}"), "Token(…)");
 /// assert_eq!(Token::from(token.as_str().to_owned()), token);
 /// ```
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Token(String);
 
 impl Token {
@@ -124,8 +124,9 @@ impl fmt::Debug for Token {
 /// assert_eq!(code.as_str().len(), InviteCode::LEN);
 /// assert!("0O1IL-U00".parse::<InviteCode>().is_err());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
 pub struct InviteCode(String);
 
 impl InviteCode {
@@ -259,8 +260,9 @@ impl fmt::Display for InviteCode {
 
 /// The generator of a [`Lobby`](crate::Lobby): ChaCha20 from a 256-bit seed. It serialises as
 /// its seed and position, and its `Debug` form hides them.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub(crate) struct LobbyRng(ChaCha20Rng);
 
 impl LobbyRng {

@@ -9,8 +9,9 @@
 //! Nothing here reads the system clock, sleeps, spawns or does IO. Commands and `now` (a
 //! wall-clock [`Millis`](reversi_clock::Millis)) go in; [`Event`]s come out of `poll_event`;
 //! `poll_timeout` says when to call `handle_timeout`. Every deadline is counted with
-//! [`reversi_clock`]. The states serialise with serde, carry a version that every change bumps,
-//! and a refused command (a typed [`RoomError`]) leaves them exactly as they were.
+//! [`reversi_clock`]. The states serialise with serde (the `serde` feature, on by default), carry
+//! a version that every change bumps, and a refused command (a typed [`RoomError`]) leaves them
+//! exactly as they were.
 //!
 //! - [`Room`] is one table: hosted (a host, settings, seats, a bot) or online (two guests, 30 s
 //!   a move, a 2-hour limit).

@@ -1,6 +1,7 @@
 //! The time per action a hosted room may choose: a product rule of the rooms, not of the clock.
 
 use reversi_clock::{Span, TimeControl};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::RoomError;
@@ -23,8 +24,9 @@ use crate::RoomError;
 /// );
 /// assert_eq!(RoomActionLimit::Secs30.limit(), Span::from_secs(30));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(try_from = "u64", into = "u64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "u64", into = "u64"))]
 pub enum RoomActionLimit {
     /// 30 seconds per action (the default).
     #[default]

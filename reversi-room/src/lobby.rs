@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use reversi_clock::{Millis, Span};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::ids::LobbyRng;
@@ -28,7 +29,8 @@ use crate::{
 ///
 /// The struct may gain fields: build it from [`LobbySettings::default`] with the `with_*`
 /// methods.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[non_exhaustive]
 pub struct LobbySettings {
     /// How long a wait for a random match lasts without a match.
@@ -134,8 +136,9 @@ impl LobbySettings {
 /// let (p, _) = lobby.add_guest(Millis(0));
 /// assert_eq!(lobby.activity(p), Some(&Activity::Idle));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "activity", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "activity", rename_all = "snake_case"))]
 pub enum Activity {
     /// Nothing.
     Idle,
@@ -163,8 +166,9 @@ pub enum Activity {
 /// # Examples
 ///
 /// See the [crate] example.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "outcome", rename_all = "snake_case"))]
 pub enum QueueOutcome {
     /// No one was waiting: the guest waits until `until`.
     Waiting {
@@ -188,7 +192,8 @@ pub enum QueueOutcome {
 /// let e: LobbyEvent<u32> = LobbyEvent { at: Millis(1), kind: LobbyEventKind::GuestJoined { player: PlayerId(1) } };
 /// assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"at":1,"kind":{"type":"guest_joined","player":1}}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct LobbyEvent<A> {
     /// When it happened.
     pub at: Millis,
@@ -201,8 +206,9 @@ pub struct LobbyEvent<A> {
 /// # Examples
 ///
 /// See [`LobbyEvent`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum LobbyEventKind<A> {
     /// A guest arrived.
@@ -290,7 +296,8 @@ pub enum LobbyEventKind<A> {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 struct Guest {
     token: Token,
     activity: Activity,
@@ -298,8 +305,9 @@ struct Guest {
 }
 
 /// Where an invite is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "snake_case"))]
 enum InviteStatus {
     Open,
     Expired,
@@ -307,7 +315,8 @@ enum InviteStatus {
     Used { room: RoomId },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 struct Invite {
     kind: String,
     creator: PlayerId,
@@ -349,8 +358,18 @@ struct Invite {
 /// assert_eq!(lobby.reconnect(Millis(8_000), &alice_token), Ok(alice));
 /// # Ok::<(), RoomError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: TurnGame", try_from = "LobbyData<G>")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        bound(
+            serialize = "G: Serialize, G::Action: Serialize",
+            deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+        ),
+        try_from = "LobbyData<G>"
+    )
+)]
 pub struct Lobby<G: TurnGame> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
@@ -365,14 +384,21 @@ pub struct Lobby<G: TurnGame> {
     last_now: Millis,
     events: VecDeque<LobbyEvent<G::Action>>,
     /// Every pending deadline, derived from the rest and rebuilt when loaded.
-    #[serde(skip_serializing)]
+    #[cfg_attr(feature = "serde", serde(skip_serializing))]
     index: Index,
 }
 
 /// The serialised shape of a [`Lobby`], whose deadline index is rebuilt when it is read, and whose
 /// game kinds are checked as [`Lobby::with_settings`] checks them.
+#[cfg(feature = "serde")]
 #[derive(Deserialize)]
-#[serde(bound = "G: TurnGame")]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "G: Serialize, G::Action: Serialize",
+        deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+    ))
+)]
 struct LobbyData<G: TurnGame> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
@@ -388,6 +414,7 @@ struct LobbyData<G: TurnGame> {
     events: VecDeque<LobbyEvent<G::Action>>,
 }
 
+#[cfg(feature = "serde")]
 impl<G: TurnGame> TryFrom<LobbyData<G>> for Lobby<G> {
     type Error = String;
 

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use reversi_clock::{Clock, Millis, Span, TimeControl};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::{PlayerId, RoomActionLimit, RoomError, SeatOutcome, TurnGame};
@@ -30,7 +31,8 @@ use crate::{PlayerId, RoomActionLimit, RoomError, SeatOutcome, TurnGame};
 ///
 /// The struct may gain fields: build it from [`RoomSettings::hosted`] or
 /// [`RoomSettings::ONLINE`] with the `with_*` methods.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[non_exhaustive]
 pub struct RoomSettings {
     /// The time allowed for each action; missing it loses the game.
@@ -180,8 +182,9 @@ impl RoomSettings {
 /// assert_eq!(serde_json::to_string(&o).unwrap(), r#"{"kind":"person","player":1}"#);
 /// assert!(Occupant::Bot { level: "easy".into() }.is_bot());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Occupant {
     /// A person.
     Person {
@@ -240,7 +243,8 @@ impl Occupant {
 /// assert!(host.connected());
 /// assert_eq!(host.grace_until(), None);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Member {
     /// When the person disconnected, if they are disconnected.
     disconnected_at: Option<Millis>,
@@ -289,8 +293,9 @@ impl Member {
 /// assert_eq!(serde_json::to_string(&EndReason::Timeout { seat: 1 }).unwrap(), r#"{"reason":"timeout","seat":1}"#);
 /// assert_eq!(EndReason::TimeLimit.to_string(), "time limit");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "reason", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum EndReason {
     /// The game ended by its rules (for Reversi, the board).
@@ -348,7 +353,8 @@ impl std::fmt::Display for EndReason {
 /// let r = GameResult { game: 1, outcome: SeatOutcome::NoResult, reason: EndReason::EndedByHost, at: Millis(5) };
 /// assert_eq!(r.outcome.winner(), None);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct GameResult {
     /// The game's number in the room, from 1.
     pub game: u64,
@@ -368,8 +374,9 @@ pub struct GameResult {
 /// use reversi_room::PauseCause;
 /// assert_eq!(serde_json::to_string(&PauseCause::Host).unwrap(), r#""host""#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PauseCause {
     /// The host paused (or resumed).
     Host,
@@ -385,8 +392,9 @@ pub enum PauseCause {
 /// use reversi_room::CloseReason;
 /// assert_eq!(serde_json::to_string(&CloseReason::Empty).unwrap(), r#""empty""#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum CloseReason {
     /// No person was connected for the room's closing delay.
@@ -404,8 +412,9 @@ pub enum CloseReason {
 /// let e: EventKind<u32> = EventKind::Sat { player: PlayerId(1), seat: 0 };
 /// assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"event":"sat","player":1,"seat":0}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "event", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum EventKind<A> {
     /// A person entered the room (the host, at creation).
@@ -545,7 +554,8 @@ pub enum EventKind<A> {
 /// assert_eq!((e.at, e.version), (Millis(10), 1));
 /// assert_eq!(e.kind, EventKind::Joined { player: PlayerId(1) });
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Event<A> {
     /// When it happened (for a deadline, the deadline itself).
     pub at: Millis,
@@ -565,8 +575,9 @@ pub struct Event<A> {
 /// let c: RoomCommand<u32> = RoomCommand::Act { seat: 0, version: 4, action: 2 };
 /// assert_eq!(serde_json::to_string(&c).unwrap(), r#"{"command":"act","seat":0,"version":4,"action":2}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "command", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RoomCommand<A> {
     /// Enter the room.
@@ -621,7 +632,8 @@ pub enum RoomCommand<A> {
 /// # Examples
 ///
 /// See [`Room::bot_to_act`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct BotTurn {
     /// The bot's seat.
     pub seat: usize,
@@ -634,8 +646,15 @@ pub struct BotTurn {
 }
 
 /// A game being played or just finished.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: TurnGame")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "G: Serialize, G::Action: Serialize",
+        deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+    ))
+)]
 struct Table<G: TurnGame> {
     number: u64,
     state: G,
@@ -696,8 +715,15 @@ impl<G: TurnGame> Table<G> {
 /// assert_eq!((result.outcome, result.reason), (SeatOutcome::Winner(0), EndReason::Board));
 /// # Ok::<(), reversi_room::RoomError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: TurnGame")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "G: Serialize, G::Action: Serialize",
+        deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct Room<G: TurnGame> {
     settings: RoomSettings,
     host: Option<PlayerId>,
