@@ -30,6 +30,7 @@
 //! let _no_error: Option<(Error, AiError, ClockError, RoomError)> = None;
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub use reversi_ai as ai;
 pub use reversi_clock as clock;

@@ -50,6 +50,7 @@
 //! # Ok::<(), reversi_clock::ClockError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod clock;
 mod control;

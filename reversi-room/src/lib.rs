@@ -66,6 +66,7 @@
 //! # Ok::<(), reversi_room::RoomError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod error;
 mod game;
