@@ -3,7 +3,7 @@
 //! [--hash-bits B]`.
 //!
 //! For each position it prints `#N empties=E score=+S move=M nodes=N time_s=T`, then
-//! `total nodes=.. time_s=.. nodes_per_s=..`. Scores follow the WOF convention (empty squares
+//! `total nodes=.. time_s=.. nodes_per_s=..`. Scores follow the WOF rule (empty squares
 //! to the winner), as FFO files do, unless `--disc` asks for the plain disc difference.
 //!
 //! - `--first N`: the number of the first position of the file (default 1; a file whose name
@@ -19,7 +19,7 @@
 //! sign in WLD mode); a wrong one makes the program exit with status 1. A line that does not
 //! parse is reported with its line number (status 2).
 
-use reversi_ai::{Convention, SolveOptions, Solver};
+use reversi_ai::{Scoring, SolveOptions, Solver};
 use reversi_core::notation::parse_obf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     let mut file = None;
     let mut threads = 1usize;
     let mut wld = false;
-    let mut convention = Convention::Wof;
+    let mut scoring = Scoring::Wof;
     let mut first: Option<usize> = None;
     let mut range: Option<(usize, usize)> = None;
     let mut hash_bits = 22u32;
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
                 Some(n) => hash_bits = n,
                 None => return bad_value("--hash-bits", "a number of bits (4 to 30)"),
             },
-            "--disc" => convention = Convention::DiscDifference,
+            "--disc" => scoring = Scoring::DiscDifference,
             "--first" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => first = Some(n),
                 None => return bad_value("--first", "the number of the first position"),
@@ -105,7 +105,7 @@ fn main() -> ExitCode {
         .map(|(i, l)| (i + first, l))
         .filter(|(n, _)| range.is_none_or(|(a, b)| (a..=b).contains(n)))
         .collect();
-    let options = SolveOptions { convention, wld };
+    let options = SolveOptions::exact(scoring).with_wld(wld);
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     let start = Instant::now();
@@ -150,7 +150,7 @@ fn main() -> ExitCode {
                     let ok = if wld {
                         s.score == best.signum()
                     } else {
-                        convention == Convention::DiscDifference || s.score == best
+                        scoring == Scoring::DiscDifference || s.score == best
                     };
                     if !ok {
                         eprintln!("#{n}: wrong score {:+}, the file says {best:+}", s.score);

@@ -1,17 +1,17 @@
-//! Reversi in the game-agnostic rooms: [`ReversiGame`] implements the room's [`Game`] trait with
+//! Reversi in the game-agnostic rooms: [`ReversiGame`] implements the room's [`TurnGame`] trait with
 //! the rules of `reversi-core`, and [`EngineBot`] implements its [`Bot`] trait with the engines
 //! of `reversi-ai`.
 //!
 //! Seat 0 plays black (and moves first), seat 1 plays white. An action is the [`Square`] where
-//! the disc goes: passes are automatic, so the seat named by [`Game::to_act`] always has a move.
+//! the disc goes: passes are automatic, so the seat named by [`TurnGame::to_act`] always has a move.
 //!
 //! # Examples
 //!
 //! A person (seat 0) plays the Easy bot in a hosted room to the end:
 //!
 //! ```
-//! use reversi::clock::{Millis, RoomActionLimit, Span};
-//! use reversi::room::{Bot, EndReason, PlayerId, Room, RoomCommand, RoomSettings};
+//! use reversi::clock::{Millis, Span};
+//! use reversi::room::{Bot, EndReason, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
 //! use reversi::room_adapters::{EngineBot, ReversiGame};
 //!
 //! let host = PlayerId(1);
@@ -46,7 +46,8 @@ use std::sync::Arc;
 use reversi_ai::{Engine, Limits};
 use reversi_clock::Millis;
 use reversi_core::{Color, Square};
-use reversi_room::{Bot, Game, Lobby, Outcome, PlayerId, Room, RoomSettings};
+use reversi_room::{Bot, Lobby, PlayerId, Room, RoomSettings, SeatOutcome, TurnGame};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The game kind under which [`reversi_lobby`] registers Reversi.
@@ -97,7 +98,7 @@ pub const fn color_of(seat: usize) -> Option<Color> {
 ///
 /// ```
 /// use reversi::core::Square;
-/// use reversi::room::Game;
+/// use reversi::room::TurnGame;
 /// use reversi::room_adapters::{ReversiActionError, ReversiGame};
 ///
 /// let mut game = ReversiGame::new();
@@ -135,7 +136,7 @@ impl std::error::Error for ReversiActionError {
     }
 }
 
-/// A Reversi game record as a room [`Game`]: two seats, automatic passes, the disc count at a
+/// A Reversi game record as a room [`TurnGame`]: two seats, automatic passes, the disc count at a
 /// game-length limit. It serialises as the core's game record (start position and moves, checked
 /// again when read).
 ///
@@ -143,14 +144,14 @@ impl std::error::Error for ReversiActionError {
 ///
 /// ```
 /// use reversi::core::Square;
-/// use reversi::room::{Game, Outcome};
+/// use reversi::room::{TurnGame, SeatOutcome};
 /// use reversi::room_adapters::ReversiGame;
 ///
 /// let mut game = ReversiGame::new();
 /// assert_eq!((game.seats(), game.to_act()), (2, Some(0)));
 /// game.apply(0, &Square::D3).unwrap();
 /// assert_eq!(game.to_act(), Some(1));
-/// assert_eq!(game.adjudicate(), Outcome::Winner(0)); // 4 discs to 1
+/// assert_eq!(game.adjudicate(), SeatOutcome::Winner(0)); // 4 discs to 1
 /// assert_eq!(game.record().transcript(), "d3");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -191,7 +192,7 @@ impl From<reversi_core::Game> for ReversiGame {
     /// # Examples
     ///
     /// ```
-    /// use reversi::room::Game;
+    /// use reversi::room::TurnGame;
     /// use reversi::room_adapters::ReversiGame;
     /// let game = ReversiGame::from(reversi::core::Game::from_transcript("f5d6").unwrap());
     /// assert_eq!(game.to_act(), Some(0));
@@ -201,26 +202,28 @@ impl From<reversi_core::Game> for ReversiGame {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for ReversiGame {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(s)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for ReversiGame {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ReversiGame, D::Error> {
         reversi_core::Game::deserialize(d).map(ReversiGame)
     }
 }
 
-fn outcome(o: reversi_core::Outcome) -> Outcome {
+fn outcome(o: reversi_core::Outcome) -> SeatOutcome {
     match o {
-        reversi_core::Outcome::Win(color) => Outcome::Winner(seat_of(color)),
-        reversi_core::Outcome::Draw => Outcome::Draw,
+        reversi_core::Outcome::Win(color) => SeatOutcome::Winner(seat_of(color)),
+        reversi_core::Outcome::Draw => SeatOutcome::Draw,
     }
 }
 
-impl Game for ReversiGame {
+impl TurnGame for ReversiGame {
     type Action = Square;
     type Error = ReversiActionError;
 
@@ -242,11 +245,11 @@ impl Game for ReversiGame {
             .map_err(ReversiActionError::Illegal)
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn outcome(&self) -> Option<SeatOutcome> {
         self.0.outcome().map(outcome)
     }
 
-    fn adjudicate(&self) -> Outcome {
+    fn adjudicate(&self) -> SeatOutcome {
         outcome(self.0.position().outcome_by_count())
     }
 }
@@ -342,7 +345,7 @@ impl EngineBot<Box<dyn Engine>> {
     /// assert_eq!(EngineBot::for_level("easy", 1).unwrap().name(), "easy");
     /// assert!(EngineBot::for_level("grandmaster", 1).is_err());
     /// ```
-    pub fn for_level(level: &str, seed: u64) -> Result<Self, reversi_ai::Error> {
+    pub fn for_level(level: &str, seed: u64) -> Result<Self, reversi_ai::AiError> {
         Ok(EngineBot::new(
             reversi_ai::engine_from_name(level, seed)?,
             Limits::NONE,
@@ -366,7 +369,8 @@ impl<E: Engine> Bot<ReversiGame> for EngineBot<E> {
 /// # Examples
 ///
 /// ```
-/// use reversi::clock::{Millis, RoomActionLimit};
+/// use reversi::clock::Millis;
+/// use reversi::room::RoomActionLimit;
 /// use reversi::room::PlayerId;
 /// let room = reversi::room_adapters::hosted_room(Millis(0), PlayerId(1), RoomActionLimit::Secs60);
 /// assert_eq!(room.seats().len(), 2);
@@ -375,20 +379,21 @@ impl<E: Engine> Bot<ReversiGame> for EngineBot<E> {
 pub fn hosted_room(
     now: Millis,
     host: PlayerId,
-    limit: reversi_clock::RoomActionLimit,
+    limit: reversi_room::RoomActionLimit,
 ) -> Room<ReversiGame> {
     Room::hosted(now, host, RoomSettings::hosted(limit), ReversiGame::new())
 }
 
-/// The online lobby for Reversi: one game kind, [`REVERSI`], from the standard start.
+/// The online lobby for Reversi: one game kind, [`REVERSI`], from the standard start; `seed`
+/// seeds its generator of tokens, invite codes and colours (see [`Lobby::new`]).
 ///
 /// # Examples
 ///
 /// ```
-/// let lobby = reversi::room_adapters::reversi_lobby();
+/// let lobby = reversi::room_adapters::reversi_lobby([7; 32]);
 /// assert_eq!(lobby.kinds().collect::<Vec<_>>(), ["reversi"]);
 /// ```
 #[must_use]
-pub fn reversi_lobby() -> Lobby<ReversiGame> {
-    Lobby::new([(REVERSI.to_owned(), ReversiGame::new())])
+pub fn reversi_lobby(seed: [u8; 32]) -> Lobby<ReversiGame> {
+    Lobby::new([(REVERSI.to_owned(), ReversiGame::new())], seed)
 }

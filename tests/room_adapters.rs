@@ -1,14 +1,12 @@
 //! The Reversi adapters of the rooms, with real `reversi-ai` bots playing whole games in rooms
 //! and in the online lobby, on virtual time.
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use reversi::ai::{Limits, SearchEngine};
-use reversi::clock::{Millis, RoomActionLimit, Span};
+use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
-    Activity, Bot, EndReason, Lobby, LobbySettings, Occupant, Outcome, PauseCause, PlayerId,
-    QueueOutcome, Room, RoomCommand as C, RoomError, RoomSettings,
+    Activity, Bot, EndReason, Lobby, LobbySettings, Occupant, PauseCause, PlayerId, QueueOutcome,
+    Room, RoomActionLimit, RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
 };
 use reversi::room_adapters::{
     color_of, hosted_room, reversi_lobby, seat_of, EngineBot, ReversiGame, REVERSI,
@@ -17,15 +15,20 @@ use reversi::room_adapters::{
 const HOST: PlayerId = PlayerId(1);
 const GUEST: PlayerId = PlayerId(2);
 
+/// A lobby seed from a number.
+fn seed(n: u8) -> [u8; 32] {
+    [n; 32]
+}
+
 fn t(secs: u64) -> Millis {
     Millis(secs * 1_000)
 }
 
 /// The outcome the core gives for the final position, in seats.
-fn board_outcome(game: &ReversiGame) -> Outcome {
+fn board_outcome(game: &ReversiGame) -> SeatOutcome {
     match game.record().outcome().expect("the game is over") {
-        reversi::core::Outcome::Win(c) => Outcome::Winner(seat_of(c)),
-        reversi::core::Outcome::Draw => Outcome::Draw,
+        reversi::core::Outcome::Win(c) => SeatOutcome::Winner(seat_of(c)),
+        reversi::core::Outcome::Draw => SeatOutcome::Draw,
     }
 }
 
@@ -202,23 +205,22 @@ fn illegal_and_out_of_turn_squares_are_refused_with_the_rules_reason() {
     room.handle_timeout(t(100));
     let result = room.result().unwrap();
     assert_eq!(result.reason, EndReason::Timeout { seat: 0 });
-    assert_eq!(result.outcome, Outcome::Winner(1));
+    assert_eq!(result.outcome, SeatOutcome::Winner(1));
 }
 
 /// Plays a whole online game between two guests driven by engines; returns the room.
 fn online_game(
     lobby: &mut Lobby<ReversiGame>,
-    rng: &mut StdRng,
     engines: [&mut dyn Bot<ReversiGame>; 2],
     think: Span,
 ) -> reversi::room::RoomId {
-    let (a, _) = lobby.add_guest(t(0), rng);
-    let (b, _) = lobby.add_guest(t(0), rng);
+    let (a, _) = lobby.add_guest(t(0));
+    let (b, _) = lobby.add_guest(t(0));
     assert!(matches!(
-        lobby.queue(t(0), a, REVERSI, rng).unwrap(),
+        lobby.queue(t(0), a, REVERSI).unwrap(),
         QueueOutcome::Waiting { .. }
     ));
-    let QueueOutcome::Matched { room } = lobby.queue(t(1), b, REVERSI, rng).unwrap() else {
+    let QueueOutcome::Matched { room } = lobby.queue(t(1), b, REVERSI).unwrap() else {
         panic!("no match")
     };
     let [ea, eb] = engines;
@@ -246,16 +248,10 @@ fn online_game(
 
 #[test]
 fn two_guests_matched_online_play_easy_against_normal_to_the_end() {
-    let mut lobby = reversi_lobby();
-    let mut rng = StdRng::seed_from_u64(42);
+    let mut lobby = reversi_lobby(seed(42));
     let mut easy = EngineBot::for_level("easy", 1).unwrap();
     let mut normal = EngineBot::for_level("normal", 1).unwrap();
-    let room = online_game(
-        &mut lobby,
-        &mut rng,
-        [&mut easy, &mut normal],
-        Span::from_secs(29),
-    );
+    let room = online_game(&mut lobby, [&mut easy, &mut normal], Span::from_secs(29));
     let r = lobby.room(room).unwrap();
     let result = r.result().unwrap();
     assert_eq!(result.reason, EndReason::Board);
@@ -265,41 +261,33 @@ fn two_guests_matched_online_play_easy_against_normal_to_the_end() {
 
 #[test]
 fn the_hard_engine_with_a_node_limit_plays_a_whole_online_game() {
-    let mut lobby = reversi_lobby();
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut lobby = reversi_lobby(seed(3));
     let mut hard = EngineBot::new(SearchEngine::hard(), Limits::nodes(4_000));
     let mut easy = EngineBot::for_level("easy", 3).unwrap();
-    let room = online_game(
-        &mut lobby,
-        &mut rng,
-        [&mut hard, &mut easy],
-        Span::from_secs(1),
-    );
+    let room = online_game(&mut lobby, [&mut hard, &mut easy], Span::from_secs(1));
     let r = lobby.room(room).unwrap();
     assert_eq!(r.result().unwrap().reason, EndReason::Board);
 }
 
 #[test]
 fn at_the_game_limit_an_online_game_ends_by_the_disc_count() {
-    let settings = LobbySettings {
-        room: RoomSettings {
-            game_limit: Some(Span::from_mins(5)),
-            ..RoomSettings::ONLINE
-        },
-        ..LobbySettings::default()
-    };
-    let mut lobby = Lobby::with_settings(settings, [(REVERSI.to_owned(), ReversiGame::new())]);
-    let mut rng = StdRng::seed_from_u64(9);
+    let settings = LobbySettings::default()
+        .with_room(RoomSettings::ONLINE.with_game_limit(Some(Span::from_mins(5))));
+    let mut lobby = Lobby::with_settings(
+        settings,
+        [(REVERSI.to_owned(), ReversiGame::new())],
+        seed(9),
+    );
     let mut a = EngineBot::for_level("easy", 4).unwrap();
     let mut b = EngineBot::for_level("easy", 5).unwrap();
-    let room = online_game(&mut lobby, &mut rng, [&mut a, &mut b], Span::from_secs(25));
+    let room = online_game(&mut lobby, [&mut a, &mut b], Span::from_secs(25));
     let r = lobby.room(room).unwrap();
     let result = r.result().unwrap();
     assert_eq!(result.reason, EndReason::TimeLimit);
     assert_eq!(result.at, t(0) + Span::from_secs(1) + Span::from_mins(5));
     let by_count = match r.game().unwrap().record().position().outcome_by_count() {
-        reversi::core::Outcome::Win(c) => Outcome::Winner(seat_of(c)),
-        reversi::core::Outcome::Draw => Outcome::Draw,
+        reversi::core::Outcome::Win(c) => SeatOutcome::Winner(seat_of(c)),
+        reversi::core::Outcome::Draw => SeatOutcome::Draw,
     };
     assert_eq!(result.outcome, by_count);
     assert!(!r.game().unwrap().record().is_over());
@@ -325,7 +313,7 @@ fn black_move_that_makes_white_pass() -> (ReversiGame, Square, Square) {
         let mut a = EngineBot::for_level("easy", seed).unwrap();
         let mut b = EngineBot::for_level("easy", seed + 1_000).unwrap();
         let mut game = ReversiGame::new();
-        while let Some(seat) = reversi::room::Game::to_act(&game) {
+        while let Some(seat) = reversi::room::TurnGame::to_act(&game) {
             if seat == 0 {
                 let pos = *game.record().position();
                 for m1 in pos.legal_moves() {
@@ -345,7 +333,7 @@ fn black_move_that_makes_white_pass() -> (ReversiGame, Square, Square) {
             }
             let engine = if seat == 0 { &mut a } else { &mut b };
             let square = engine.choose(&game).unwrap();
-            reversi::room::Game::apply(&mut game, seat, &square).unwrap();
+            reversi::room::TurnGame::apply(&mut game, seat, &square).unwrap();
         }
     }
     panic!("no position with a pass found");
@@ -356,12 +344,11 @@ fn online_a_disconnected_player_loses_by_disconnection_when_a_pass_outlasts_the_
     // With 30 s a move and 60 s of grace, the grace can only end first when the opponent moves
     // twice in a row: across a pass.
     let (start, m1, m2) = black_move_that_makes_white_pass();
-    let mut lobby = Lobby::new([("prepared".to_owned(), start)]);
-    let mut rng = StdRng::seed_from_u64(77);
-    let (a, _) = lobby.add_guest(t(0), &mut rng);
-    let (b, b_token) = lobby.add_guest(t(0), &mut rng);
-    lobby.queue(t(0), a, "prepared", &mut rng).unwrap();
-    let QueueOutcome::Matched { room } = lobby.queue(t(0), b, "prepared", &mut rng).unwrap() else {
+    let mut lobby = Lobby::new([("prepared".to_owned(), start)], seed(77));
+    let (a, _) = lobby.add_guest(t(0));
+    let (b, b_token) = lobby.add_guest(t(0));
+    lobby.queue(t(0), a, "prepared").unwrap();
+    let QueueOutcome::Matched { room } = lobby.queue(t(0), b, "prepared").unwrap() else {
         panic!()
     };
     let r = lobby.room(room).unwrap();
@@ -383,7 +370,7 @@ fn online_a_disconnected_player_loses_by_disconnection_when_a_pass_outlasts_the_
         (result.reason, result.outcome, result.at),
         (
             EndReason::Disconnected { seat: 1 },
-            Outcome::Winner(0),
+            SeatOutcome::Winner(0),
             t(61)
         )
     );

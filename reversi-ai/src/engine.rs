@@ -5,9 +5,9 @@ use crate::eval;
 use crate::rng::Rng;
 use crate::search::{Search, INF, WIN};
 use crate::tt::{TransTable, NO_MOVE};
-use crate::{Error, Limits, SearchResult};
+use crate::{AiError, Limits, SearchResult};
 use reversi_core::{Move, Position, Square};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A move chooser that any frontend drives the same way: give it a position, limits and a stop
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// ```
 /// use reversi_ai::{Engine, Level, Limits};
 /// use reversi_core::Position;
-/// use std::sync::atomic::AtomicBool;
+/// use std::sync::atomic::{AtomicBool, Ordering};
 /// let stop = AtomicBool::new(false);
 /// let mut pos = Position::initial();
 /// let mut engines = [Level::Easy.engine(7), Level::Normal.engine(7)];
@@ -47,14 +47,14 @@ pub trait Engine: Send {
     ///
     /// # Errors
     ///
-    /// [`Error::GameOver`] when neither side can move.
+    /// [`AiError::GameOver`] when neither side can move.
     ///
     /// # Examples
     ///
     /// ```
     /// use reversi_ai::{Engine, Level, Limits};
     /// use reversi_core::Position;
-    /// use std::sync::atomic::AtomicBool;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
     /// let r = Level::Hard.engine(0).choose(&Position::initial(), &Limits::nodes(20_000), &AtomicBool::new(false)).unwrap();
     /// assert!(Position::initial().play(r.best_move).is_ok());
     /// ```
@@ -63,7 +63,7 @@ pub trait Engine: Send {
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, Error>;
+    ) -> Result<SearchResult, AiError>;
 }
 
 impl<E: Engine + ?Sized> Engine for Box<E> {
@@ -75,15 +75,15 @@ impl<E: Engine + ?Sized> Engine for Box<E> {
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchResult, AiError> {
         (**self).choose(pos, limits, stop)
     }
 }
 
 /// Handles the cases without a choice: a finished game (error), a forced pass.
-fn forced(pos: &Position) -> Option<Result<SearchResult, Error>> {
+fn forced(pos: &Position) -> Option<Result<SearchResult, AiError>> {
     if pos.is_game_over() {
-        Some(Err(Error::GameOver))
+        Some(Err(AiError::GameOver))
     } else if pos.must_pass() {
         Some(Ok(SearchResult::simple(Move::Pass)))
     } else {
@@ -144,18 +144,18 @@ impl core::fmt::Display for Level {
 }
 
 impl core::str::FromStr for Level {
-    type Err = Error;
+    type Err = AiError;
     /// Parses `easy`, `normal` or `hard` (any case).
     ///
     /// # Errors
     ///
-    /// [`Error::EngineName`] otherwise.
-    fn from_str(s: &str) -> Result<Self, Error> {
+    /// [`AiError::EngineName`] otherwise.
+    fn from_str(s: &str) -> Result<Self, AiError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "easy" => Ok(Level::Easy),
             "normal" => Ok(Level::Normal),
             "hard" => Ok(Level::Hard),
-            _ => Err(Error::EngineName(s.to_string())),
+            _ => Err(AiError::EngineName(s.to_string())),
         }
     }
 }
@@ -166,7 +166,7 @@ impl core::str::FromStr for Level {
 ///
 /// # Errors
 ///
-/// [`Error::EngineName`] for any other name.
+/// [`AiError::EngineName`] for any other name.
 ///
 /// # Examples
 ///
@@ -175,11 +175,11 @@ impl core::str::FromStr for Level {
 /// assert_eq!(engine_from_name("depth:4", 1).unwrap().name(), "depth:4");
 /// assert!(engine_from_name("grandmaster", 1).is_err());
 /// ```
-pub fn engine_from_name(name: &str, seed: u64) -> Result<Box<dyn Engine>, Error> {
+pub fn engine_from_name(name: &str, seed: u64) -> Result<Box<dyn Engine>, AiError> {
     if let Ok(level) = name.parse::<Level>() {
         return Ok(level.engine(seed));
     }
-    let bad = || Error::EngineName(name.to_string());
+    let bad = || AiError::EngineName(name.to_string());
     let (kind, n) = name.split_once(':').ok_or_else(bad)?;
     let n: u64 = n.trim().parse().map_err(|_| bad())?;
     match kind.trim().to_ascii_lowercase().as_str() {
@@ -200,12 +200,15 @@ pub fn engine_from_name(name: &str, seed: u64) -> Result<Box<dyn Engine>, Error>
 /// The Easy level: a random legal move, or with probability 1/3 the move that flips the most
 /// discs (ties broken at random). It pays no attention to corners or X-squares.
 ///
+/// It does not search: it answers at once with its move, so within any node or time limit, and
+/// whether `stop` is set or not (its result reports 0 nodes).
+///
 /// # Examples
 ///
 /// ```
 /// use reversi_ai::{Easy, Engine, Limits};
 /// use reversi_core::Position;
-/// use std::sync::atomic::AtomicBool;
+/// use std::sync::atomic::{AtomicBool, Ordering};
 /// let stop = AtomicBool::new(false);
 /// let a = Easy::new(42).choose(&Position::initial(), &Limits::NONE, &stop).unwrap();
 /// let b = Easy::new(42).choose(&Position::initial(), &Limits::NONE, &stop).unwrap();
@@ -242,7 +245,7 @@ impl Engine for Easy {
         pos: &Position,
         _limits: &Limits,
         _stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchResult, AiError> {
         if let Some(r) = forced(pos) {
             return r;
         }
@@ -269,21 +272,53 @@ impl Engine for Easy {
 /// The Normal level: alpha-beta three plies deep (its move, the reply, its move) on the square
 /// table [`crate::SQUARE_TABLE`]; equal best moves are broken at random by the seed.
 ///
+/// A caller's depth limit below three makes the search shallower. When `stop` is set, or the
+/// node or time limit is reached, it returns at once the best of the moves searched to the end
+/// (or, if none was, the move with the best square-table value after it).
+///
 /// # Examples
 ///
 /// ```
 /// use reversi_ai::{Engine, Limits, Normal};
 /// use reversi_core::{Move, Position, Square};
-/// use std::sync::atomic::AtomicBool;
+/// use std::sync::atomic::{AtomicBool, Ordering};
 /// // Black can take the a1 corner.
 /// let pos: Position = format!("-OOX{} X", "-".repeat(60)).parse().unwrap();
 /// let r = Normal::new(0).choose(&pos, &Limits::NONE, &AtomicBool::new(false)).unwrap();
 /// assert_eq!(r.best_move, Move::Place(Square::A1));
+///
+/// // Within ten nodes: a legal move all the same.
+/// let r = Normal::new(0).choose(&Position::initial(), &Limits::nodes(10), &AtomicBool::new(false)).unwrap();
+/// assert!(r.nodes <= 10 && Position::initial().play(r.best_move).is_ok());
 /// ```
 #[derive(Clone, Debug)]
 pub struct Normal {
     rng: Rng,
     nodes: u64,
+}
+
+/// The depth of the Normal level, in plies.
+const NORMAL_DEPTH: u32 = 3;
+
+/// When a search must give up: the caller's stop flag, a node budget and a deadline.
+struct Budget<'a> {
+    stop: &'a AtomicBool,
+    nodes: Option<u64>,
+    deadline: Option<Instant>,
+    aborted: bool,
+}
+
+impl Budget<'_> {
+    /// Whether the search must stop before visiting one more node, `nodes` being spent.
+    fn exhausted(&mut self, nodes: u64) -> bool {
+        if !self.aborted {
+            self.aborted = self.stop.load(Ordering::Relaxed)
+                || self.nodes.is_some_and(|n| nodes >= n)
+                // The clock is read every 64 nodes (and at the first).
+                || (nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d));
+        }
+        self.aborted
+    }
 }
 
 impl Normal {
@@ -302,7 +337,19 @@ impl Normal {
         }
     }
 
-    fn ab(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    /// The negamax value of `(p, o)` searched `depth` plies; meaningless once `budget` aborts.
+    fn ab(
+        &mut self,
+        budget: &mut Budget,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if budget.exhausted(self.nodes) {
+            return 0;
+        }
         self.nodes += 1;
         if depth == 0 {
             return eval::table(p, o);
@@ -312,7 +359,7 @@ impl Normal {
             if legal(o, p) == 0 {
                 return Search::mid_terminal(p, o);
             }
-            return -self.ab(o, p, depth - 1, -beta, -alpha);
+            return -self.ab(budget, o, p, depth - 1, -beta, -alpha);
         }
         let mut best = -INF;
         let mut mm = moves;
@@ -320,7 +367,10 @@ impl Normal {
             let s = mm.trailing_zeros();
             mm &= mm - 1;
             let f = flips(p, o, s);
-            let v = -self.ab(o ^ f, p ^ f ^ (1 << s), depth - 1, -beta, -alpha);
+            let v = -self.ab(budget, o ^ f, p ^ f ^ (1 << s), depth - 1, -beta, -alpha);
+            if budget.aborted {
+                return 0;
+            }
             if v > best {
                 best = v;
                 if v > alpha {
@@ -343,12 +393,21 @@ impl Engine for Normal {
     fn choose(
         &mut self,
         pos: &Position,
-        _limits: &Limits,
-        _stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Result<SearchResult, AiError> {
         if let Some(r) = forced(pos) {
             return r;
         }
+        let depth = limits
+            .depth
+            .map_or(NORMAL_DEPTH, |d| d.clamp(1, NORMAL_DEPTH));
+        let mut budget = Budget {
+            stop,
+            nodes: limits.nodes,
+            deadline: limits.time.map(|t| Instant::now() + t),
+            aborted: false,
+        };
         self.nodes = 0;
         let (p, o) = (pos.player().0, pos.opponent().0);
         let mut best = -INF;
@@ -359,7 +418,17 @@ impl Engine for Normal {
             mm &= mm - 1;
             let f = flips(p, o, s);
             // Exact score of each root move (window just below the best), so ties are seen.
-            let v = -self.ab(o ^ f, p ^ f ^ (1 << s), 2, -INF, -(best - 1));
+            let v = -self.ab(
+                &mut budget,
+                o ^ f,
+                p ^ f ^ (1 << s),
+                depth - 1,
+                -INF,
+                -(best - 1),
+            );
+            if budget.aborted {
+                break; // this move's score is unknown
+            }
             if v > best {
                 best = v;
                 ties.clear();
@@ -368,16 +437,43 @@ impl Engine for Normal {
                 ties.push(s as u8);
             }
         }
-        let pick = ties[self.rng.below(ties.len() as u64) as usize];
+        let (pick, score, depth) = if ties.is_empty() {
+            // Stopped before any move was searched: the best square-table value after the move.
+            let (q, v) = static_best(p, o);
+            (q, v, 0)
+        } else {
+            (
+                ties[self.rng.below(ties.len() as u64) as usize],
+                best,
+                depth,
+            )
+        };
         Ok(SearchResult {
             best_move: Move::Place(sq(pick)),
-            score: best,
+            score,
             exact: false,
-            depth: 3,
+            depth,
             nodes: self.nodes,
             pv: vec![Move::Place(sq(pick))],
         })
     }
+}
+
+/// The legal move of `(p, o)` (which has one) with the best square-table value after it, the
+/// first in square order among equals, and that value.
+fn static_best(p: u64, o: u64) -> (u8, i32) {
+    let mut best = (0, -INF);
+    let mut mm = legal(p, o);
+    while mm != 0 {
+        let s = mm.trailing_zeros();
+        mm &= mm - 1;
+        let f = flips(p, o, s);
+        let v = -eval::table(o ^ f, p ^ f ^ (1 << s));
+        if v > best.1 {
+            best = (s as u8, v);
+        }
+    }
+    best
 }
 
 /// A searching engine: iterative deepening on the Hard evaluation within its limits, and an
@@ -389,7 +485,7 @@ impl Engine for Normal {
 /// ```
 /// use reversi_ai::{Engine, Limits, SearchEngine};
 /// use reversi_core::Position;
-/// use std::sync::atomic::AtomicBool;
+/// use std::sync::atomic::{AtomicBool, Ordering};
 /// let mut e = SearchEngine::new("depth:4".into(), Limits::depth(4), 14);
 /// let r = e.choose(&Position::initial(), &Limits::NONE, &AtomicBool::new(false)).unwrap();
 /// assert_eq!(r.depth, 4);
@@ -470,7 +566,7 @@ impl Engine for SearchEngine {
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchResult, AiError> {
         if let Some(r) = forced(pos) {
             return r;
         }

@@ -5,18 +5,18 @@
 /// # Examples
 ///
 /// ```
-/// use reversi_ai::{Engine, Error, Level, Limits};
+/// use reversi_ai::{Engine, AiError, Level, Limits};
 /// use reversi_core::Position;
 /// use std::sync::atomic::AtomicBool;
 /// // A finished game: nobody can move.
 /// let over: Position = format!("{} X", "X".repeat(64)).parse().unwrap();
 /// let mut engine = Level::Easy.engine(1);
 /// let err = engine.choose(&over, &Limits::NONE, &AtomicBool::new(false)).unwrap_err();
-/// assert_eq!(err, Error::GameOver);
+/// assert_eq!(err, AiError::GameOver);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {
+pub enum AiError {
     /// A move or a solve was asked for a finished game (neither side can move).
     #[error("the game is over: there is no move to choose")]
     GameOver,

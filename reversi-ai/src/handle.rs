@@ -1,6 +1,6 @@
 //! Searching on a background thread.
 
-use crate::{Engine, Error, Limits, SearchResult};
+use crate::{AiError, Engine, Limits, SearchResult};
 use reversi_core::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 /// ```
 pub struct SearchHandle<E: Engine + 'static> {
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<(E, Result<SearchResult, Error>)>,
+    thread: JoinHandle<(E, Result<SearchResult, AiError>)>,
 }
 
 impl<E: Engine + 'static> std::fmt::Debug for SearchHandle<E> {
@@ -92,7 +92,7 @@ impl<E: Engine + 'static> SearchHandle<E> {
 
     /// Waits for the result and gives the engine back.
     ///
-    /// The result is [`Error::ThreadPanicked`] if the engine panicked (a bug); the engine is
+    /// The result is [`AiError::ThreadPanicked`] if the engine panicked (a bug); the engine is
     /// then lost, so this returns `None` for it.
     ///
     /// # Examples
@@ -103,10 +103,10 @@ impl<E: Engine + 'static> SearchHandle<E> {
     /// let (engine, r) = SearchHandle::spawn(Level::Normal.engine(1), Position::initial(), Limits::NONE).join();
     /// assert!(engine.is_some() && r.is_ok());
     /// ```
-    pub fn join(self) -> (Option<E>, Result<SearchResult, Error>) {
+    pub fn join(self) -> (Option<E>, Result<SearchResult, AiError>) {
         match self.thread.join() {
             Ok((e, r)) => (Some(e), r),
-            Err(_) => (None, Err(Error::ThreadPanicked)),
+            Err(_) => (None, Err(AiError::ThreadPanicked)),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::search::Search;
 use crate::tt::TransTable;
-use crate::{Convention, Error, Limits};
+use crate::{AiError, Limits, Scoring};
 use reversi_core::{Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -12,10 +12,10 @@ use std::time::Instant;
 /// # Examples
 ///
 /// ```
-/// use reversi_ai::{hints, Convention, Limits};
+/// use reversi_ai::{hints, Scoring, Limits};
 /// use reversi_core::Position;
 /// use std::sync::atomic::AtomicBool;
-/// let h = hints(&Position::initial(), &Limits::depth(3), Convention::DiscDifference, &AtomicBool::new(false)).unwrap();
+/// let h = hints(&Position::initial(), &Limits::depth(3), Scoring::DiscDifference, &AtomicBool::new(false)).unwrap();
 /// assert_eq!(h.len(), 4);
 /// assert!(h.iter().all(|m| !m.exact && m.depth == 3));
 /// ```
@@ -36,7 +36,7 @@ pub struct Hint {
 ///
 /// A midgame search deepens one ply at a time up to `limits.depth` (default: no limit) within
 /// the node and time limits, scoring each move with a full window. When the depth limit is
-/// absent or reaches the number of empties, every move is then solved exactly in `convention`;
+/// absent or reaches the number of empties, every move is then solved exactly in `scoring`;
 /// if that does not finish within the limits, the deepest midgame scores are returned. Without
 /// any limit the result is always exact, which can take long with many empties.
 ///
@@ -45,30 +45,30 @@ pub struct Hint {
 ///
 /// # Errors
 ///
-/// [`Error::GameOver`] when neither side can move.
+/// [`AiError::GameOver`] when neither side can move.
 ///
 /// # Examples
 ///
 /// ```
-/// use reversi_ai::{hints, Convention, Limits};
+/// use reversi_ai::{hints, Scoring, Limits};
 /// use reversi_core::Position;
 /// use std::sync::atomic::AtomicBool;
 /// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
-/// let h = hints(&pos, &Limits::NONE, Convention::DiscDifference, &AtomicBool::new(false)).unwrap();
+/// let h = hints(&pos, &Limits::NONE, Scoring::DiscDifference, &AtomicBool::new(false)).unwrap();
 /// assert!(h.iter().all(|m| m.exact));
 /// assert!(h.windows(2).all(|w| w[0].score >= w[1].score));
 /// ```
 pub fn hints(
     pos: &Position,
     limits: &Limits,
-    convention: Convention,
+    scoring: Scoring,
     stop: &AtomicBool,
-) -> Result<Vec<Hint>, Error> {
+) -> Result<Vec<Hint>, AiError> {
     if pos.is_game_over() {
-        return Err(Error::GameOver);
+        return Err(AiError::GameOver);
     }
     if pos.must_pass() {
-        let h = hints(&pos.pass(), limits, convention, stop)?;
+        let h = hints(&pos.pass(), limits, scoring, stop)?;
         let best = h[0];
         return Ok(vec![Hint {
             mv: Move::Pass,
@@ -83,7 +83,7 @@ pub fn hints(
     let mut end_tt = TransTable::new(bits);
     let deadline = limits.time.map(|t| Instant::now() + t);
     let mut s = Search::new(&mut mid_tt, &mut end_tt, stop, limits.nodes, deadline);
-    s.wof = convention == Convention::Wof;
+    s.wof = scoring == Scoring::Wof;
     let (p, o) = (pos.player().0, pos.opponent().0);
     let mut order: Vec<u8> = pos.legal_moves().iter().map(|q| q.index()).collect();
     let exact_wanted = limits.depth.is_none_or(|d| d >= empties);

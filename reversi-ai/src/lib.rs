@@ -6,7 +6,7 @@
 //! [`Solver`].
 //!
 //! ```
-//! use reversi_ai::{hints, solve, Convention, Engine, Level, Limits, SearchHandle, SolveOptions};
+//! use reversi_ai::{hints, solve, Scoring, Engine, Level, Limits, SearchHandle, SolveOptions};
 //! use reversi_core::Position;
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -23,14 +23,14 @@
 //!
 //! // Exact endgame: score, best move, principal variation and node count.
 //! let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
-//! let s = solve(&pos, &SolveOptions { convention: Convention::Wof, wld: false }).unwrap();
-//! let h = hints(&pos, &Limits::NONE, Convention::Wof, &stop).unwrap();
+//! let s = solve(&pos, &SolveOptions::exact(Scoring::Wof)).unwrap();
+//! let h = hints(&pos, &Limits::NONE, Scoring::Wof, &stop).unwrap();
 //! assert_eq!(h[0].score, s.score);
 //! ```
 //!
 //! Scores are for the side to move. Exact scores are final disc differences, counted on the
-//! board ([`Convention::DiscDifference`], what the game shows) or with the empty squares given
-//! to the winner ([`Convention::Wof`], what FFO files report).
+//! board ([`Scoring::DiscDifference`], what the game shows) or with the empty squares given
+//! to the winner ([`Scoring::Wof`], what FFO files report).
 #![deny(missing_docs)]
 
 mod bits;
@@ -46,9 +46,9 @@ mod solver;
 mod tt;
 
 pub use engine::{engine_from_name, Easy, Engine, Level, Normal, SearchEngine, HARD_TIME};
-pub use error::Error;
+pub use error::AiError;
 pub use eval::SQUARE_TABLE;
 pub use handle::SearchHandle;
 pub use hints::{hints, Hint};
 pub use limits::{Limits, SearchResult};
-pub use solver::{solve, Convention, Solution, SolveOptions, Solver};
+pub use solver::{solve, Scoring, Solution, SolveOptions, Solver};

@@ -15,10 +15,15 @@ use std::time::Duration;
 /// use reversi_ai::Limits;
 /// use std::time::Duration;
 /// let l = Limits::nodes(100_000).min(Limits::time(Duration::from_millis(500)));
-/// assert_eq!(l, Limits { depth: None, nodes: Some(100_000), time: Some(Duration::from_millis(500)) });
+/// assert_eq!(l, Limits::none().with_nodes(100_000).with_time(Duration::from_millis(500)));
+/// assert_eq!(l.depth, None);
 /// assert_eq!(Limits::depth(6).min(Limits::depth(4)).depth, Some(4));
 /// ```
+///
+/// The struct may gain fields: build it with [`Limits::none`], [`Limits::depth`],
+/// [`Limits::nodes`] or [`Limits::time`] and the `with_*` methods.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Limits {
     /// Maximum midgame depth in plies.
     pub depth: Option<u32>,
@@ -49,6 +54,61 @@ impl Limits {
         nodes: None,
         time: None,
     };
+
+    /// No limit, same as [`Limits::NONE`]: the start of a builder.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::Limits;
+    /// let l = Limits::none().with_depth(8).with_nodes(1_000_000);
+    /// assert_eq!((l.depth, l.nodes, l.time), (Some(8), Some(1_000_000), None));
+    /// ```
+    #[must_use]
+    pub const fn none() -> Limits {
+        Limits::NONE
+    }
+
+    /// These limits with a depth limit of `depth` plies (replacing any depth limit).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::Limits::nodes(10).with_depth(3).depth, Some(3));
+    /// ```
+    #[must_use]
+    pub const fn with_depth(mut self, depth: u32) -> Limits {
+        self.depth = Some(depth);
+        self
+    }
+
+    /// These limits with a node limit (replacing any node limit).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::Limits::depth(4).with_nodes(500).nodes, Some(500));
+    /// ```
+    #[must_use]
+    pub const fn with_nodes(mut self, nodes: u64) -> Limits {
+        self.nodes = Some(nodes);
+        self
+    }
+
+    /// These limits with a wall-time limit (replacing any time limit).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let l = reversi_ai::Limits::depth(4).with_time(Duration::from_millis(250));
+    /// assert_eq!(l.time, Some(Duration::from_millis(250)));
+    /// ```
+    #[must_use]
+    pub const fn with_time(mut self, time: Duration) -> Limits {
+        self.time = Some(time);
+        self
+    }
 
     /// A depth limit only.
     ///

@@ -2,7 +2,7 @@
 
 use crate::search::Search;
 use crate::tt::{TransTable, NO_MOVE};
-use crate::{Error, Limits};
+use crate::{AiError, Limits};
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -12,12 +12,12 @@ use std::time::Instant;
 /// # Examples
 ///
 /// ```
-/// use reversi_ai::Convention;
-/// assert_eq!(Convention::default(), Convention::DiscDifference);
-/// assert_eq!("wof".parse::<Convention>().unwrap(), Convention::Wof);
+/// use reversi_ai::Scoring;
+/// assert_eq!(Scoring::default(), Scoring::DiscDifference);
+/// assert_eq!("wof".parse::<Scoring>().unwrap(), Scoring::Wof);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Convention {
+pub enum Scoring {
     /// The disc difference on the board at the end: what the game shows, and what the levels
     /// play for.
     #[default]
@@ -27,20 +27,20 @@ pub enum Convention {
     Wof,
 }
 
-impl core::str::FromStr for Convention {
-    type Err = Error;
+impl core::str::FromStr for Scoring {
+    type Err = AiError;
 
     /// Parses `disc`/`board`/`disc-difference` or `wof`.
     ///
     /// # Errors
     ///
-    /// [`Error::Core`] with [`reversi_core::Error::Obf`] describing the bad name.
-    fn from_str(s: &str) -> Result<Self, Error> {
+    /// [`AiError::Core`] with [`reversi_core::Error::Obf`] describing the bad name.
+    fn from_str(s: &str) -> Result<Self, AiError> {
         match s.to_ascii_lowercase().as_str() {
-            "disc" | "board" | "disc-difference" => Ok(Convention::DiscDifference),
-            "wof" => Ok(Convention::Wof),
-            _ => Err(Error::Core(reversi_core::Error::Obf(format!(
-                "{s:?} is not a score convention (expected disc or wof)"
+            "disc" | "board" | "disc-difference" => Ok(Scoring::DiscDifference),
+            "wof" => Ok(Scoring::Wof),
+            _ => Err(AiError::Core(reversi_core::Error::Obf(format!(
+                "{s:?} is not a scoring rule (expected disc or wof)"
             )))),
         }
     }
@@ -48,19 +48,87 @@ impl core::str::FromStr for Convention {
 
 /// Options of an exact solve.
 ///
+/// The struct may gain fields: build it with [`SolveOptions::exact`], [`SolveOptions::wld`] or
+/// [`SolveOptions::default`] (an exact score in [`Scoring::DiscDifference`]) and the `with_*`
+/// methods.
+///
 /// # Examples
 ///
 /// ```
-/// use reversi_ai::{Convention, SolveOptions};
-/// let o = SolveOptions { convention: Convention::Wof, wld: true };
+/// use reversi_ai::{Scoring, SolveOptions};
+/// let o = SolveOptions::wld(Scoring::Wof);
+/// assert_eq!(o, SolveOptions::default().with_scoring(Scoring::Wof).with_wld(true));
 /// assert_ne!(o, SolveOptions::default());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SolveOptions {
-    /// The score convention.
-    pub convention: Convention,
+    /// How the final score is counted.
+    pub scoring: Scoring,
     /// Win/loss/draw only: the score is then -1, 0 or +1 (faster than an exact score).
     pub wld: bool,
+}
+
+impl SolveOptions {
+    /// An exact score in `scoring`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Scoring, SolveOptions};
+    /// let o = SolveOptions::exact(Scoring::Wof);
+    /// assert!(!o.wld);
+    /// assert_eq!(o.scoring, Scoring::Wof);
+    /// ```
+    #[must_use]
+    pub const fn exact(scoring: Scoring) -> SolveOptions {
+        SolveOptions {
+            scoring,
+            wld: false,
+        }
+    }
+
+    /// Win/loss/draw only (both conventions give the same sign).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Scoring, SolveOptions};
+    /// assert!(SolveOptions::wld(Scoring::DiscDifference).wld);
+    /// ```
+    #[must_use]
+    pub const fn wld(scoring: Scoring) -> SolveOptions {
+        SolveOptions { scoring, wld: true }
+    }
+
+    /// These options with another way of counting the score.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Scoring, SolveOptions};
+    /// let o = SolveOptions::default().with_scoring(Scoring::Wof);
+    /// assert_eq!(o, SolveOptions::exact(Scoring::Wof));
+    /// ```
+    #[must_use]
+    pub const fn with_scoring(mut self, scoring: Scoring) -> SolveOptions {
+        self.scoring = scoring;
+        self
+    }
+
+    /// These options with win/loss/draw only on or off.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::SolveOptions;
+    /// assert!(SolveOptions::default().with_wld(true).wld);
+    /// ```
+    #[must_use]
+    pub const fn with_wld(mut self, wld: bool) -> SolveOptions {
+        self.wld = wld;
+        self
+    }
 }
 
 /// The result of an exact solve.
@@ -94,12 +162,12 @@ pub struct Solution {
 /// # Examples
 ///
 /// ```
-/// use reversi_ai::{Convention, SolveOptions, Solver};
+/// use reversi_ai::{Scoring, SolveOptions, Solver};
 /// use reversi_core::Position;
 /// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
 /// let mut solver = Solver::new();
 /// let exact = solver.solve(&pos, &SolveOptions::default()).unwrap();
-/// let wld = solver.solve(&pos, &SolveOptions { wld: true, ..Default::default() }).unwrap();
+/// let wld = solver.solve(&pos, &SolveOptions::default().with_wld(true)).unwrap();
 /// assert_eq!(wld.score, exact.score.signum());
 /// ```
 pub struct Solver {
@@ -154,7 +222,7 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// [`Error::GameOver`] when neither side can move.
+    /// [`AiError::GameOver`] when neither side can move.
     ///
     /// # Examples
     ///
@@ -165,7 +233,7 @@ impl Solver {
     /// let s = Solver::new().solve(&pos, &SolveOptions::default()).unwrap();
     /// assert!((-64..=64).contains(&s.score));
     /// ```
-    pub fn solve(&mut self, pos: &Position, options: &SolveOptions) -> Result<Solution, Error> {
+    pub fn solve(&mut self, pos: &Position, options: &SolveOptions) -> Result<Solution, AiError> {
         self.solve_with(pos, options, &Limits::NONE, &AtomicBool::new(false))
     }
 
@@ -173,18 +241,18 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// [`Error::GameOver`] when neither side can move; [`Error::Interrupted`] when the node or
+    /// [`AiError::GameOver`] when neither side can move; [`AiError::Interrupted`] when the node or
     /// time limit is reached or `stop` is set before the solve ends.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_ai::{Error, Limits, SolveOptions, Solver};
+    /// use reversi_ai::{AiError, Limits, SolveOptions, Solver};
     /// use reversi_core::Position;
     /// use std::sync::atomic::AtomicBool;
     /// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
     /// let r = Solver::new().solve_with(&pos, &SolveOptions::default(), &Limits::nodes(10), &AtomicBool::new(false));
-    /// assert!(matches!(r, Err(Error::Interrupted { .. })));
+    /// assert!(matches!(r, Err(AiError::Interrupted { .. })));
     /// ```
     pub fn solve_with(
         &mut self,
@@ -192,11 +260,11 @@ impl Solver {
         options: &SolveOptions,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<Solution, Error> {
+    ) -> Result<Solution, AiError> {
         if pos.is_game_over() {
-            return Err(Error::GameOver);
+            return Err(AiError::GameOver);
         }
-        let wof = options.convention == Convention::Wof;
+        let wof = options.scoring == Scoring::Wof;
         if self.wof != Some(wof) {
             self.end_tt.clear();
             self.wof = Some(wof);
@@ -216,7 +284,7 @@ impl Solver {
         let (alpha, beta) = if options.wld { (-1, 1) } else { (-64, 64) };
         let (score, mv) = s.end_root(p, o, alpha, beta);
         if s.aborted {
-            return Err(Error::Interrupted { nodes: s.nodes });
+            return Err(AiError::Interrupted { nodes: s.nodes });
         }
         let score = if options.wld { score.signum() } else { score };
         let best_move = if mv == NO_MOVE {
@@ -254,7 +322,7 @@ impl Solver {
                     -c == need
                 };
                 if s.aborted {
-                    return Err(Error::Interrupted { nodes: s.nodes });
+                    return Err(AiError::Interrupted { nodes: s.nodes });
                 }
                 if ok {
                     found = Some((sq, next));
@@ -279,19 +347,19 @@ impl Solver {
 ///
 /// # Errors
 ///
-/// [`Error::GameOver`] when neither side can move.
+/// [`AiError::GameOver`] when neither side can move.
 ///
 /// # Examples
 ///
 /// ```
-/// use reversi_ai::{solve, Convention, SolveOptions};
+/// use reversi_ai::{solve, Scoring, SolveOptions};
 /// use reversi_core::{Move, Position};
 /// // Two empty squares, white to move.
 /// let pos: Position = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO--OX O".parse().unwrap();
-/// let s = solve(&pos, &SolveOptions { convention: Convention::Wof, wld: false }).unwrap();
+/// let s = solve(&pos, &SolveOptions::exact(Scoring::Wof)).unwrap();
 /// assert!(pos.play(s.best_move).is_ok());
 /// ```
-pub fn solve(pos: &Position, options: &SolveOptions) -> Result<Solution, Error> {
+pub fn solve(pos: &Position, options: &SolveOptions) -> Result<Solution, AiError> {
     let empties = pos.empty().count();
     Solver::with_table_bits((empties + 2).clamp(10, 21)).solve(pos, options)
 }

@@ -2,7 +2,7 @@
 //! written here.
 
 use reversi_ai::{
-    engine_from_name, hints, solve, Convention, Engine, Error, Level, Limits, SearchEngine,
+    engine_from_name, hints, solve, AiError, Engine, Level, Limits, Scoring, SearchEngine,
     SearchHandle, SolveOptions, Solver, SQUARE_TABLE,
 };
 use reversi_core::{Color, Move, Position, Square};
@@ -70,14 +70,11 @@ fn solver_agrees_with_brute_force_in_both_conventions() {
     for i in 0..160 {
         let empties = if i < 24 { 10 } else { 1 + (i % 9) as u32 };
         let pos = random_position(&mut rng, empties);
-        for (convention, wof) in [(Convention::DiscDifference, false), (Convention::Wof, true)] {
+        for (scoring, wof) in [(Scoring::DiscDifference, false), (Scoring::Wof, true)] {
             let want = brute(&pos, wof);
-            let opts = SolveOptions {
-                convention,
-                wld: false,
-            };
+            let opts = SolveOptions::exact(scoring);
             let s = solver.solve(&pos, &opts).unwrap();
-            assert_eq!(s.score, want, "{pos:?} {convention:?}");
+            assert_eq!(s.score, want, "{pos:?} {scoring:?}");
             // The best move achieves the score, and so does the whole PV.
             let after = pos.play(s.best_move).unwrap();
             let child = brute(&after, wof);
@@ -90,15 +87,7 @@ fn solver_agrees_with_brute_force_in_both_conventions() {
             let end = brute(&cur, wof);
             let sign = if s.pv.len().is_multiple_of(2) { 1 } else { -1 };
             assert_eq!(sign * end, want, "PV of {pos:?} does not give the score");
-            let wld = solver
-                .solve(
-                    &pos,
-                    &SolveOptions {
-                        convention,
-                        wld: true,
-                    },
-                )
-                .unwrap();
+            let wld = solver.solve(&pos, &SolveOptions::wld(scoring)).unwrap();
             assert_eq!(wld.score, want.signum());
             // The convenience function too.
             assert_eq!(solve(&pos, &opts).unwrap().score, want);
@@ -111,7 +100,7 @@ fn hints_are_exact_in_the_endgame() {
     let mut rng = XorShift(77);
     for _ in 0..20 {
         let pos = random_position(&mut rng, 8);
-        let h = hints(&pos, &Limits::NONE, Convention::DiscDifference, &stop()).unwrap();
+        let h = hints(&pos, &Limits::NONE, Scoring::DiscDifference, &stop()).unwrap();
         assert_eq!(h.len(), pos.legal_move_list().len());
         for hint in &h {
             assert!(hint.exact);
@@ -128,7 +117,7 @@ fn hints_are_exact_in_the_endgame() {
     let h = hints(
         &Position::initial(),
         &Limits::depth(4),
-        Convention::Wof,
+        Scoring::Wof,
         &stop(),
     )
     .unwrap();
@@ -270,7 +259,7 @@ fn every_engine_move_is_legal_over_many_random_games() {
         for e in &mut engines {
             assert_eq!(
                 e.choose(&pos, &Limits::NONE, &stop()).unwrap_err(),
-                Error::GameOver
+                AiError::GameOver
             );
         }
     }
@@ -294,7 +283,7 @@ fn hard_plays_a_perfect_move_at_fourteen_empties_or_fewer() {
         // The child may be a finished game; then its score is the board difference.
         let child_score = match child {
             Ok(s) => s.score,
-            Err(Error::GameOver) => {
+            Err(AiError::GameOver) => {
                 let after = pos.play(r.best_move).unwrap();
                 after.player().count() as i32 - after.opponent().count() as i32
             }
@@ -389,7 +378,7 @@ fn passes_and_finished_games_never_panic() {
                 Move::Pass
             );
         }
-        let h = hints(&p, &Limits::depth(2), Convention::DiscDifference, &stop()).unwrap();
+        let h = hints(&p, &Limits::depth(2), Scoring::DiscDifference, &stop()).unwrap();
         assert_eq!(h.len(), 1);
         assert_eq!(h[0].mv, Move::Pass);
         if p.empty().count() <= 12 {
@@ -402,17 +391,17 @@ fn passes_and_finished_games_never_panic() {
     assert!(over.is_game_over());
     assert_eq!(
         solve(&over, &SolveOptions::default()).unwrap_err(),
-        Error::GameOver
+        AiError::GameOver
     );
     assert_eq!(
-        hints(&over, &Limits::NONE, Convention::Wof, &stop()).unwrap_err(),
-        Error::GameOver
+        hints(&over, &Limits::NONE, Scoring::Wof, &stop()).unwrap_err(),
+        AiError::GameOver
     );
     assert!(engine_from_name("depth:x", 0).is_err());
     assert!(engine_from_name("depth:0", 0).is_err());
     assert!(matches!(
         engine_from_name("chess", 0),
-        Err(Error::EngineName(_))
+        Err(AiError::EngineName(_))
     ));
 }
 
@@ -426,5 +415,131 @@ fn a_bad_obf_line_is_reported_with_its_line_number() {
     match reversi_core::notation::parse_obf(&text) {
         Err(reversi_core::Error::ObfLine { line, .. }) => assert_eq!(line, 4),
         other => panic!("{other:?}"),
+    }
+}
+
+/// Plays a whole game between two engines without limits; returns the moves and the nodes.
+fn play_out(engines: &mut [Box<dyn Engine>; 2]) -> (String, u64) {
+    let (mut pos, mut moves, mut nodes, mut turn) = (Position::initial(), String::new(), 0, 0);
+    while !pos.is_game_over() {
+        let r = engines[turn % 2]
+            .choose(&pos, &Limits::NONE, &stop())
+            .unwrap();
+        nodes += r.nodes;
+        moves.push_str(&r.best_move.to_string());
+        pos = pos.play(r.best_move).unwrap();
+        turn += 1;
+    }
+    (moves, nodes)
+}
+
+#[test]
+fn easy_and_normal_play_at_no_limit_as_they_always_did() {
+    // Games recorded before Easy and Normal obeyed limits and the stop flag: for each seed, Easy
+    // against Normal, then Normal against Normal; the moves and the nodes Normal counted.
+    let recorded: [(u64, u64, &str); 6] = [
+        (1, 10099, "e6f4g3f6f3d6c7e3c4h3g6f7f8c3b2d3d2b3a2c6c2c5h2h1b4a1e2c1b7a8f5h6b1e1f2f1g7c8b6h8g4g5g1a4h5d1e7a6g8d8b5a5h7g2e8d7h4a3a7b8"),
+        (1, 15672, "d3c5c6c7b6f3f6a6f4f5f2e3b5e6c8g6f7d6d7f8h6e7e8g5g8d8e2h8h4b8g3a4a5d2c3b4b3f1g4h3h2h5g1h1a3a2h7d1e1c1g2c2b2g7b1c4a7a8b7a1"),
+        (2, 10417, "c4e3f3g3f5c6e6e7g2h1d6c5b5f6f7g6f4f8g4c3d7b6h7a6e8h4d3h6h3h8b7a8b3a3b4h2b8d8c8h5a2a1d2c2d1c1e2g5c7a4f2f1g8e1b2g7g1a5b1a7"),
+        (2, 15491, "d3c5c6c7b6f3f6a6f4f5f2e3b5e6c8g6f7d6d7f8h6e7e8g5g8d8e2h8h4b8g3a4a5d2c3b4b3f1g4h3h2h5c1h1a3a2e1h7g1g2g7c4a7a8b7d1c2b1b2a1"),
+        (3, 12426, "c4e3f6c6d6e6f7c5e2g6g7h8b7b3a2f4g4d3c3a8b6a6c7f2f3c8b5c2a7a3h6a1b4f5d2f1b2f8g2d7b8h1g8e7e8e1a4a5g3d8d1g1h2h7g5c1b1h5h4h3"),
+        (3, 13461, "e6f4f3f2g3c6c3h3c5c4c7d6g4f5f6g6f7f8h6b3d7c8f1e3a3g5h4h5h2e7d3e2d1c2d2a4a5e1c1g2h1g1b4b2b6b1a1b7a8b5a6a2b8a7d8e8g8h7g7h8"),
+    ];
+    for (i, &(seed, nodes, moves)) in recorded.iter().enumerate() {
+        let mut engines = if i % 2 == 0 {
+            [Level::Easy.engine(seed), Level::Normal.engine(seed)]
+        } else {
+            [Level::Normal.engine(seed ^ 9), Level::Normal.engine(seed)]
+        };
+        assert_eq!(
+            play_out(&mut engines),
+            (moves.to_owned(), nodes),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn normal_obeys_node_depth_and_time_limits_and_the_stop_flag() {
+    let mut rng = XorShift(21);
+    for i in 0..40 {
+        let pos = random_position(&mut rng, 20 + (i % 30));
+        let legal = |r: &reversi_ai::SearchResult| pos.play(r.best_move).is_ok();
+        let full = Level::Normal
+            .engine(i.into())
+            .choose(&pos, &Limits::NONE, &stop())
+            .unwrap();
+        // A node budget is never overspent.
+        for budget in [0, 1, 5, 50, 200] {
+            let r = Level::Normal
+                .engine(i.into())
+                .choose(&pos, &Limits::nodes(budget), &stop())
+                .unwrap();
+            assert!(
+                r.nodes <= budget,
+                "{} nodes for a budget of {budget}",
+                r.nodes
+            );
+            assert!(legal(&r));
+        }
+        // A budget the full search fits in changes nothing.
+        let roomy = Level::Normal
+            .engine(i.into())
+            .choose(&pos, &Limits::nodes(full.nodes), &stop())
+            .unwrap();
+        assert_eq!(roomy, full);
+        // A shallower depth is searched, never a deeper one.
+        let r = Level::Normal
+            .engine(i.into())
+            .choose(&pos, &Limits::depth(1), &stop())
+            .unwrap();
+        assert_eq!(r.depth, 1);
+        assert!(r.nodes <= full.nodes && legal(&r));
+        assert_eq!(
+            Level::Normal
+                .engine(0)
+                .choose(&pos, &Limits::depth(9), &stop())
+                .unwrap()
+                .depth,
+            3
+        );
+        // No time at all, or a stop already set: an answer without a node searched.
+        let r = Level::Normal
+            .engine(i.into())
+            .choose(&pos, &Limits::time(Duration::ZERO), &stop())
+            .unwrap();
+        assert_eq!(r.nodes, 0);
+        assert!(legal(&r));
+        let r = Level::Normal
+            .engine(i.into())
+            .choose(&pos, &Limits::NONE, &AtomicBool::new(true))
+            .unwrap();
+        assert_eq!((r.nodes, r.depth), (0, 0));
+        assert!(legal(&r));
+    }
+}
+
+#[test]
+fn easy_answers_a_legal_move_under_any_limit_or_stop() {
+    let mut rng = XorShift(22);
+    for i in 0..40 {
+        let pos = random_position(&mut rng, 10 + (i % 50));
+        let free = Level::Easy
+            .engine(i.into())
+            .choose(&pos, &Limits::NONE, &stop())
+            .unwrap();
+        for (limits, flag) in [
+            (Limits::nodes(0), false),
+            (Limits::time(Duration::ZERO), false),
+            (Limits::depth(1), false),
+            (Limits::NONE, true),
+        ] {
+            let r = Level::Easy
+                .engine(i.into())
+                .choose(&pos, &limits, &AtomicBool::new(flag))
+                .unwrap();
+            assert_eq!(r, free);
+            assert_eq!(r.nodes, 0);
+        }
     }
 }

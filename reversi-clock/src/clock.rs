@@ -2,6 +2,7 @@
 
 use std::collections::VecDeque;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::{ClockError, Millis, Span, TimeControl};
@@ -18,7 +19,8 @@ use crate::{ClockError, Millis, Span, TimeControl};
 /// clock.handle_timeout(Millis(9_000));
 /// assert_eq!(clock.poll_event(), Some(ClockEvent::Flagged { side: 0, at: Millis(5_000) }));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[non_exhaustive]
 pub enum ClockEvent {
     /// `side` ran out of time at the instant `at` (exactly its deadline, even if the clock learnt
@@ -76,7 +78,8 @@ pub enum ClockStatus {
 }
 
 /// The time state of one side between its turns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 struct SideTime {
     /// The bank (main time for byo-yomi; unused by per-move and unlimited controls).
     bank: Span,
@@ -86,8 +89,9 @@ struct SideTime {
 
 /// The clock's phase. Only the current turn's time is kept here: the side banks in
 /// [`Clock::sides`] are settled when a turn ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "phase", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "phase", rename_all = "snake_case"))]
 enum Phase {
     NotStarted,
     /// `used` is the time spent in this turn before `since`.
@@ -111,7 +115,8 @@ enum Phase {
 }
 
 /// What a switch recorded, so that [`Clock::undo`] can take it back.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 struct Record {
     /// The side whose turn ended with the switch.
     side: usize,
@@ -152,8 +157,9 @@ struct Record {
 /// assert_eq!(clock.poll_event(), Some(ClockEvent::Flagged { side: 1, at: Millis(80_000) }));
 /// assert_eq!(clock.remaining(1, Millis(90_000)), Some(Span::ZERO));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "ClockData")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ClockData"))]
 pub struct Clock {
     control: TimeControl,
     sides: Vec<SideTime>,
@@ -164,6 +170,7 @@ pub struct Clock {
 }
 
 /// The unchecked shape of a serialised [`Clock`]; checked before it becomes one.
+#[cfg(feature = "serde")]
 #[derive(Deserialize)]
 struct ClockData {
     control: TimeControl,
@@ -174,6 +181,7 @@ struct ClockData {
     events: VecDeque<ClockEvent>,
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<ClockData> for Clock {
     type Error = ClockError;
 

@@ -1,8 +1,9 @@
-//! Time controls as plain data, and the presets of the games and rooms.
+//! Time controls as plain data, and the per-move presets of local games.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use crate::{ClockError, Span};
+use crate::Span;
 
 /// How much time each side gets. Plain data: it serialises with serde (internally tagged by
 /// `"kind"`, e.g. `{"kind":"per_move","limit":30000}`).
@@ -23,8 +24,9 @@ use crate::{ClockError, Span};
 /// assert_eq!(json, r#"{"kind":"fischer","bank":180000,"increment":2000,"cap":null}"#);
 /// assert_eq!(serde_json::from_str::<TimeControl>(&json).unwrap(), blitz);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum TimeControl {
     /// No one ever loses on time. [`Clock::remaining`](crate::Clock::remaining) is `None`.
@@ -160,24 +162,6 @@ impl TimeControl {
         }
     }
 
-    /// The per-action control of a room.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_clock::{RoomActionLimit, Span, TimeControl};
-    /// assert_eq!(
-    ///     TimeControl::room(RoomActionLimit::Secs90),
-    ///     TimeControl::PerMove { limit: Span::from_secs(90) },
-    /// );
-    /// ```
-    #[must_use]
-    pub const fn room(limit: RoomActionLimit) -> TimeControl {
-        TimeControl::PerMove {
-            limit: limit.limit(),
-        }
-    }
-
     /// Whether a side can ever lose on time under this control.
     ///
     /// # Examples
@@ -202,8 +186,9 @@ impl TimeControl {
 /// assert_eq!(PerMovePreset::Normal.limit(), Span::from_secs(30));
 /// assert_eq!(PerMovePreset::ALL.len(), 3);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PerMovePreset {
     /// 15 seconds per move.
     Fast,
@@ -256,130 +241,5 @@ impl PerMovePreset {
     #[must_use]
     pub const fn control(self) -> TimeControl {
         TimeControl::preset(self)
-    }
-}
-
-/// The time per action a room may choose when it is created: 30, 60 or 90 seconds, and nothing
-/// else.
-///
-/// An action is any timed step of a game: in Backgammon a dice roll and a move are each an action.
-///
-/// # Examples
-///
-/// ```
-/// use reversi_clock::{ClockError, RoomActionLimit, Span};
-///
-/// assert_eq!(RoomActionLimit::from_secs(60), Ok(RoomActionLimit::Secs60));
-/// assert_eq!(
-///     RoomActionLimit::from_secs(45),
-///     Err(ClockError::UnsupportedRoomLimit { secs: 45 }),
-/// );
-/// assert_eq!(RoomActionLimit::Secs30.limit(), Span::from_secs(30));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(try_from = "u64", into = "u64")]
-pub enum RoomActionLimit {
-    /// 30 seconds per action (the default).
-    #[default]
-    Secs30,
-    /// 60 seconds per action.
-    Secs60,
-    /// 90 seconds per action.
-    Secs90,
-}
-
-impl RoomActionLimit {
-    /// Every allowed limit, shortest first.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_clock::RoomActionLimit;
-    /// assert_eq!(RoomActionLimit::ALL[2], RoomActionLimit::Secs90);
-    /// ```
-    pub const ALL: [RoomActionLimit; 3] = [
-        RoomActionLimit::Secs30,
-        RoomActionLimit::Secs60,
-        RoomActionLimit::Secs90,
-    ];
-
-    /// The limit with the given number of seconds.
-    ///
-    /// # Errors
-    ///
-    /// [`ClockError::UnsupportedRoomLimit`] unless `secs` is 30, 60 or 90.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_clock::RoomActionLimit;
-    /// assert_eq!(RoomActionLimit::from_secs(90), Ok(RoomActionLimit::Secs90));
-    /// assert!(RoomActionLimit::from_secs(0).is_err());
-    /// ```
-    pub const fn from_secs(secs: u64) -> Result<RoomActionLimit, ClockError> {
-        match secs {
-            30 => Ok(RoomActionLimit::Secs30),
-            60 => Ok(RoomActionLimit::Secs60),
-            90 => Ok(RoomActionLimit::Secs90),
-            _ => Err(ClockError::UnsupportedRoomLimit { secs }),
-        }
-    }
-
-    /// The number of seconds per action.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_clock::RoomActionLimit;
-    /// assert_eq!(RoomActionLimit::Secs60.secs(), 60);
-    /// ```
-    #[must_use]
-    pub const fn secs(self) -> u64 {
-        match self {
-            RoomActionLimit::Secs30 => 30,
-            RoomActionLimit::Secs60 => 60,
-            RoomActionLimit::Secs90 => 90,
-        }
-    }
-
-    /// The time allowed for each action.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_clock::{RoomActionLimit, Span};
-    /// assert_eq!(RoomActionLimit::Secs90.limit(), Span::from_secs(90));
-    /// ```
-    #[must_use]
-    pub const fn limit(self) -> Span {
-        Span::from_secs(self.secs())
-    }
-
-    /// The control of a room with this limit, same as [`TimeControl::room`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_clock::{RoomActionLimit, TimeControl};
-    /// assert_eq!(RoomActionLimit::Secs60.control(), TimeControl::room(RoomActionLimit::Secs60));
-    /// ```
-    #[must_use]
-    pub const fn control(self) -> TimeControl {
-        TimeControl::room(self)
-    }
-}
-
-impl TryFrom<u64> for RoomActionLimit {
-    type Error = ClockError;
-    /// Same as [`RoomActionLimit::from_secs`].
-    fn try_from(secs: u64) -> Result<Self, ClockError> {
-        RoomActionLimit::from_secs(secs)
-    }
-}
-
-impl From<RoomActionLimit> for u64 {
-    /// The number of seconds.
-    fn from(l: RoomActionLimit) -> u64 {
-        l.secs()
     }
 }

@@ -5,12 +5,12 @@
 //! wall-clock [`Millis`] timestamp; [`Clock::poll_timeout`] says when someone would flag,
 //! [`Clock::handle_timeout`] notices it, and [`Clock::poll_event`] drains the
 //! [`ClockEvent`]s. Time is integer milliseconds throughout ([`Span`] for durations), and the
-//! whole state serialises with serde, so a clock saved before a restart and loaded after it goes
+//! whole state serialises with serde (the `serde` feature, on by default), so a clock saved before a restart and loaded after it goes
 //! on from what absolute time says.
 //!
 //! Time controls ([`TimeControl`]) are plain data: unlimited, per move, total, combined, Fischer
 //! increment (with an optional cap), Bronstein delay and byo-yomi, with the presets of local games
-//! ([`PerMovePreset`]), online games ([`TimeControl::ONLINE`]) and rooms ([`RoomActionLimit`]).
+//! ([`PerMovePreset`]) and online games ([`TimeControl::ONLINE`]).
 //! [`parse_total_time`] reads a total time as a user types it.
 //!
 //! # Examples
@@ -50,6 +50,7 @@
 //! # Ok::<(), reversi_clock::ClockError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod clock;
 mod control;
@@ -57,7 +58,7 @@ mod parse;
 mod time;
 
 pub use clock::{Clock, ClockEvent, ClockStatus};
-pub use control::{PerMovePreset, RoomActionLimit, TimeControl};
+pub use control::{PerMovePreset, TimeControl};
 pub use parse::{parse_total_time, ParseTimeError};
 pub use time::{Millis, Span};
 
@@ -117,12 +118,6 @@ pub enum ClockError {
         requested: usize,
         /// How many are recorded.
         available: usize,
-    },
-    /// A room's time per action must be 30, 60 or 90 seconds.
-    #[error("a room's time per action must be 30, 60 or 90 seconds, not {secs}")]
-    UnsupportedRoomLimit {
-        /// The seconds asked for.
-        secs: u64,
     },
     /// A deserialised clock state is inconsistent (say, a side index out of range).
     #[error("invalid clock state: {0}")]

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// A wall-clock instant: whole milliseconds since the Unix epoch.
@@ -21,10 +22,9 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(Millis(3_000).saturating_since(t), Span::from_secs(2));
 /// assert_eq!(t.saturating_since(Millis(3_000)), Span::ZERO);
 /// ```
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Millis(pub u64);
 
 impl Millis {
@@ -119,10 +119,9 @@ impl fmt::Display for Millis {
 /// assert_eq!(Span(61_500).to_string(), "1:01.500");
 /// assert_eq!(Span::from_mins(90).to_string(), "1:30:00");
 /// ```
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Span(pub u64);
 
 impl Span {

@@ -2,8 +2,7 @@
 //! restore-after-restart. Time only ever comes from the test: nothing here is timed.
 
 use reversi_clock::{
-    Clock, ClockError, ClockEvent, ClockStatus, Millis, PerMovePreset, RoomActionLimit, Span,
-    TimeControl,
+    Clock, ClockError, ClockEvent, ClockStatus, Millis, PerMovePreset, Span, TimeControl,
 };
 
 fn s(secs: u64) -> Span {
@@ -142,7 +141,7 @@ fn per_move_fresh_limit_each_turn_and_flag_at_deadline() {
 fn per_move_same_side_twice_gets_fresh_limits() {
     // Backgammon: a dice roll and a move are each an action of the same side.
     run(
-        TimeControl::room(RoomActionLimit::Secs30),
+        TimeControl::per_move(Span::from_secs(30)),
         &[
             Start(0, 0),
             Switch(20, 0), // roll
@@ -372,22 +371,6 @@ fn presets_have_the_promised_limits() {
         assert_eq!(clock.poll_timeout(), Some(Millis(p.limit().as_millis())));
     }
     assert_eq!(TimeControl::ONLINE, TimeControl::per_move(s(30)));
-    let room: Vec<u64> = RoomActionLimit::ALL.iter().map(|l| l.secs()).collect();
-    assert_eq!(room, [30, 60, 90]);
-    for secs in 0..200 {
-        let ok = RoomActionLimit::from_secs(secs).is_ok();
-        assert_eq!(ok, [30, 60, 90].contains(&secs), "{secs}");
-    }
-    // Serialised as seconds, and only the three values come back.
-    assert_eq!(
-        serde_json::to_string(&RoomActionLimit::Secs60).unwrap(),
-        "60"
-    );
-    assert!(serde_json::from_str::<RoomActionLimit>("45").is_err());
-    assert_eq!(
-        serde_json::from_str::<RoomActionLimit>("90").unwrap(),
-        RoomActionLimit::Secs90
-    );
 }
 
 #[test]

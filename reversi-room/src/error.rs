@@ -1,5 +1,6 @@
 //! The one error type of the crate.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -19,8 +20,9 @@ use crate::{InviteCode, PlayerId, RoomId};
 /// assert_eq!(err.to_string(), "p2 is not the host");
 /// assert_eq!(serde_json::to_string(&err).unwrap(), r#"{"error":"not_host","player":2}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Error, Serialize, Deserialize)]
-#[serde(tag = "error", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Error)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "error", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RoomError {
     /// The sender is not in the room (or not a guest of the lobby).
@@ -221,6 +223,13 @@ pub enum RoomError {
     NoOpenInvite {
         /// The sender.
         player: PlayerId,
+    },
+    /// A hosted room's time per action must be 30, 60 or 90 seconds
+    /// ([`RoomActionLimit`](crate::RoomActionLimit)).
+    #[error("a room's time per action must be 30, 60 or 90 seconds, not {secs}")]
+    UnsupportedActionLimit {
+        /// The seconds asked for.
+        secs: u64,
     },
     /// Text that is not an invite code.
     #[error("{input:?} is not an invite code")]

@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use rand::RngCore;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::RoomError;
@@ -17,10 +19,9 @@ use crate::RoomError;
 /// assert_eq!(PlayerId(7).to_string(), "p7");
 /// assert_eq!(serde_json::to_string(&PlayerId(7)).unwrap(), "7");
 /// ```
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct PlayerId(pub u64);
 
 impl fmt::Display for PlayerId {
@@ -37,10 +38,9 @@ impl fmt::Display for PlayerId {
 /// use reversi_room::RoomId;
 /// assert_eq!(RoomId(3).to_string(), "r3");
 /// ```
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct RoomId(pub u64);
 
 impl fmt::Display for RoomId {
@@ -50,38 +50,35 @@ impl fmt::Display for RoomId {
 }
 
 /// The secret a guest gets when it joins a [`Lobby`](crate::Lobby) and shows again to reconnect
-/// (what a browser tab keeps in its session storage): 128 random bits as 32 lowercase hex digits.
+/// (what a browser tab keeps in its session storage): 128 random bits from the lobby's generator,
+/// as 32 lowercase hex digits.
 ///
 /// Its `Debug` form hides the secret, so that it never ends up in a log by accident.
 ///
 /// # Examples
 ///
 /// ```
-/// use rand::{rngs::StdRng, SeedableRng};
-/// use reversi_room::Token;
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+/// use reversi_clock::Millis;
+/// use reversi_room::{Lobby, Token};
 ///
-/// let token = Token::generate(&mut StdRng::seed_from_u64(1));
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [1; 32]);
+/// let (_, token) = lobby.add_guest(Millis(0));
 /// assert_eq!(token.as_str().len(), 32);
 /// assert_eq!(format!("{token:?}"), "Token(…)");
 /// assert_eq!(Token::from(token.as_str().to_owned()), token);
 /// ```
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Token(String);
 
 impl Token {
-    /// A fresh token from `rng`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
-    /// use reversi_room::Token;
-    /// let mut rng = StdRng::seed_from_u64(9);
-    /// assert_ne!(Token::generate(&mut rng), Token::generate(&mut rng));
-    /// ```
-    pub fn generate(rng: &mut dyn RngCore) -> Token {
-        Token(format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()))
+    /// A fresh token: 128 bits from the lobby's generator.
+    pub(crate) fn generate(rng: &mut LobbyRng) -> Token {
+        let mut bits = [0u8; 16];
+        rng.0.fill_bytes(&mut bits);
+        Token(bits.iter().map(|b| format!("{b:02x}")).collect())
     }
 
     /// The secret, to hand to the client.
@@ -112,7 +109,7 @@ impl fmt::Debug for Token {
 }
 
 /// A short invite code: 8 characters from an alphabet without the look-alikes `0 O 1 I L U`
-/// (30 symbols, about 39 bits), drawn from an injected random source.
+/// (30 symbols, about 39 bits), drawn from the lobby's generator.
 ///
 /// Parsing is forgiving: lowercase is accepted, and spaces and dashes are ignored. A link form is
 /// made by [`link`](InviteCode::link) and read back by [`from_link`](InviteCode::from_link).
@@ -120,17 +117,16 @@ impl fmt::Debug for Token {
 /// # Examples
 ///
 /// ```
-/// use rand::{rngs::StdRng, SeedableRng};
 /// use reversi_room::InviteCode;
 ///
-/// let code = InviteCode::generate(&mut StdRng::seed_from_u64(5));
-/// assert_eq!(code.as_str().len(), 8);
-/// let typed = code.as_str().to_lowercase();
-/// assert_eq!(typed.parse::<InviteCode>().unwrap(), code);
+/// let code: InviteCode = "k7mq-29xb".parse().unwrap();
+/// assert_eq!(code.as_str(), "K7MQ29XB");
+/// assert_eq!(code.as_str().len(), InviteCode::LEN);
 /// assert!("0O1IL-U00".parse::<InviteCode>().is_err());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
 pub struct InviteCode(String);
 
 impl InviteCode {
@@ -154,23 +150,14 @@ impl InviteCode {
     /// ```
     pub const LEN: usize = 8;
 
-    /// A fresh code from `rng` (uniform over the alphabet).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
-    /// use reversi_room::InviteCode;
-    /// let code = InviteCode::generate(&mut StdRng::seed_from_u64(0));
-    /// assert!(code.as_str().bytes().all(|b| InviteCode::ALPHABET.contains(&b)));
-    /// ```
-    pub fn generate(rng: &mut dyn RngCore) -> InviteCode {
+    /// A fresh code from the lobby's generator (uniform over the alphabet).
+    pub(crate) fn generate(rng: &mut LobbyRng) -> InviteCode {
         let n = Self::ALPHABET.len() as u64;
         // Rejection sampling keeps every symbol equally likely.
         let zone = u64::MAX - u64::MAX % n;
         let mut code = String::with_capacity(Self::LEN);
         while code.len() < Self::LEN {
-            let x = rng.next_u64();
+            let x = rng.0.next_u64();
             if x < zone {
                 let i = usize::try_from(x % n).expect("below 30");
                 code.push(char::from(Self::ALPHABET[i]));
@@ -268,5 +255,28 @@ impl From<InviteCode> for String {
 impl fmt::Display for InviteCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// The generator of a [`Lobby`](crate::Lobby): ChaCha20 from a 256-bit seed. It serialises as
+/// its seed and position, and its `Debug` form hides them.
+#[derive(Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub(crate) struct LobbyRng(ChaCha20Rng);
+
+impl LobbyRng {
+    pub(crate) fn from_seed(seed: [u8; 32]) -> LobbyRng {
+        LobbyRng(ChaCha20Rng::from_seed(seed))
+    }
+
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+}
+
+impl fmt::Debug for LobbyRng {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("LobbyRng(…)")
     }
 }

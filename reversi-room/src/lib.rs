@@ -2,15 +2,16 @@
 //! deadlines, disconnections, and the online side (guests, random matching, invite codes,
 //! reconnection tokens), as sans-IO state machines.
 //!
-//! The crate defines what it needs from a game, the turn-based [`Game`] trait, and from a
+//! The crate defines what it needs from a game, the turn-based [`TurnGame`] trait, and from a
 //! computer player, the [`Bot`] trait; the `reversi` facade implements both for Reversi and its
-//! engines. [`Nim`] is a tiny game of the crate's own, for examples and tests.
+//! engines.
 //!
 //! Nothing here reads the system clock, sleeps, spawns or does IO. Commands and `now` (a
 //! wall-clock [`Millis`](reversi_clock::Millis)) go in; [`Event`]s come out of `poll_event`;
 //! `poll_timeout` says when to call `handle_timeout`. Every deadline is counted with
-//! [`reversi_clock`]. The states serialise with serde, carry a version that every change bumps,
-//! and a refused command (a typed [`RoomError`]) leaves them exactly as they were.
+//! [`reversi_clock`]. The states serialise with serde (the `serde` feature, on by default), carry
+//! a version that every change bumps, and a refused command (a typed [`RoomError`]) leaves them
+//! exactly as they were.
 //!
 //! - [`Room`] is one table: hosted (a host, settings, seats, a bot) or online (two guests, 30 s
 //!   a move, a 2-hour limit).
@@ -19,11 +20,18 @@
 //!
 //! # Examples
 //!
+//! The examples play `Nim`, a game of the crate's tests (not of its API): players in turn take 1
+//! to 3 pebbles from a pile (`Nim::new(pebbles, seats)`, an action is the number taken), and
+//! whoever takes the last one wins; at a game-length limit the one who took the most wins.
+//! `NimBot` plays it perfectly. Each example includes its definition, `tests/common/nim.rs` in
+//! the crate's sources, on a hidden first line.
+//!
 //! A hosted room where the host plays the bot, and pauses:
 //!
 //! ```
-//! use reversi_clock::{Millis, RoomActionLimit, Span};
-//! use reversi_room::{EndReason, EventKind, Nim, Outcome, PlayerId, Room, RoomCommand, RoomSettings};
+//! # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+//! use reversi_clock::{Millis, Span};
+//! use reversi_room::{EndReason, EventKind, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
 //!
 //! let host = PlayerId(1);
 //! let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(10, 2));
@@ -38,37 +46,39 @@
 //! room.handle_timeout(Millis(520_000));
 //! let result = room.result().unwrap();
 //! assert_eq!(result.reason, EndReason::Timeout { seat: 0 });
-//! assert_eq!(result.outcome, Outcome::Winner(1));
+//! assert_eq!(result.outcome, SeatOutcome::Winner(1));
 //! # Ok::<(), reversi_room::RoomError>(())
 //! ```
 //!
 //! A random match in the [`Lobby`]:
 //!
 //! ```
-//! use rand::{rngs::StdRng, SeedableRng};
+//! # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 //! use reversi_clock::Millis;
-//! use reversi_room::{Lobby, Nim, QueueOutcome};
+//! use reversi_room::{Lobby, QueueOutcome};
 //!
-//! let mut rng = StdRng::seed_from_u64(7);
-//! let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
-//! let (alice, _alice_token) = lobby.add_guest(Millis(0), &mut rng);
-//! let (bob, _bob_token) = lobby.add_guest(Millis(0), &mut rng);
-//! assert!(matches!(lobby.queue(Millis(0), alice, "nim", &mut rng)?, QueueOutcome::Waiting { .. }));
-//! let QueueOutcome::Matched { room } = lobby.queue(Millis(1_000), bob, "nim", &mut rng)? else { panic!() };
+//! let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))], [7; 32]);
+//! let (alice, _alice_token) = lobby.add_guest(Millis(0));
+//! let (bob, _bob_token) = lobby.add_guest(Millis(0));
+//! assert!(matches!(lobby.queue(Millis(0), alice, "nim")?, QueueOutcome::Waiting { .. }));
+//! let QueueOutcome::Matched { room } = lobby.queue(Millis(1_000), bob, "nim")? else { panic!() };
 //! assert_eq!(lobby.room_of(alice), Some(room));
 //! # Ok::<(), reversi_room::RoomError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod error;
 mod game;
 mod ids;
+mod limit;
 mod lobby;
 mod room;
 
 pub use error::RoomError;
-pub use game::{Bot, Game, Nim, NimBot, NimError, Outcome};
+pub use game::{Bot, SeatOutcome, TurnGame};
 pub use ids::{InviteCode, PlayerId, RoomId, Token};
+pub use limit::RoomActionLimit;
 pub use lobby::{Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome};
 pub use room::{
     BotTurn, CloseReason, EndReason, Event, EventKind, GameResult, Member, Occupant, PauseCause,

@@ -2,13 +2,14 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use rand::RngCore;
 use reversi_clock::{Millis, Span};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
+use crate::ids::LobbyRng;
 use crate::{
-    Event, EventKind, Game, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId,
-    RoomSettings, Token,
+    Event, EventKind, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings,
+    Token, TurnGame,
 };
 
 /// The timings of a [`Lobby`].
@@ -22,8 +23,15 @@ use crate::{
 /// assert_eq!(s.queue_wait, Span::from_mins(2));
 /// assert_eq!(s.invite_ttl, Span::from_mins(10));
 /// assert_eq!(s.reconnect_grace, Span::from_secs(60));
+/// let quick = LobbySettings::default().with_queue_wait(Span::from_secs(30));
+/// assert_eq!(quick.queue_wait, Span::from_secs(30));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// The struct may gain fields: build it from [`LobbySettings::default`] with the `with_*`
+/// methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[non_exhaustive]
 pub struct LobbySettings {
     /// How long a wait for a random match lasts without a match.
     pub queue_wait: Span,
@@ -49,22 +57,88 @@ impl Default for LobbySettings {
     }
 }
 
+impl LobbySettings {
+    /// These settings with another wait for a random match.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::LobbySettings;
+    /// let s = LobbySettings::default().with_queue_wait(Span::from_secs(10));
+    /// assert_eq!(s.queue_wait, Span::from_secs(10));
+    /// ```
+    #[must_use]
+    pub const fn with_queue_wait(mut self, wait: Span) -> LobbySettings {
+        self.queue_wait = wait;
+        self
+    }
+
+    /// These settings with another lifetime for an unanswered invite.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::LobbySettings;
+    /// let s = LobbySettings::default().with_invite_ttl(Span::from_mins(1));
+    /// assert_eq!(s.invite_ttl, Span::from_mins(1));
+    /// ```
+    #[must_use]
+    pub const fn with_invite_ttl(mut self, ttl: Span) -> LobbySettings {
+        self.invite_ttl = ttl;
+        self
+    }
+
+    /// These settings with another grace for a disconnected guest who is not playing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::LobbySettings;
+    /// let s = LobbySettings::default().with_reconnect_grace(Span::from_secs(5));
+    /// assert_eq!(s.reconnect_grace, Span::from_secs(5));
+    /// ```
+    #[must_use]
+    pub const fn with_reconnect_grace(mut self, grace: Span) -> LobbySettings {
+        self.reconnect_grace = grace;
+        self
+    }
+
+    /// These settings with other settings for the rooms the lobby creates.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::{LobbySettings, RoomSettings};
+    /// let rooms = RoomSettings::ONLINE.with_action_limit(Span::from_secs(10));
+    /// assert_eq!(LobbySettings::default().with_room(rooms).room, rooms);
+    /// ```
+    #[must_use]
+    pub const fn with_room(mut self, room: RoomSettings) -> LobbySettings {
+        self.room = room;
+        self
+    }
+}
+
 /// What a guest is doing. A guest does one thing at a time: to change, it cancels its wait or
 /// invite, or resigns its game.
 ///
 /// # Examples
 ///
 /// ```
-/// use rand::{rngs::StdRng, SeedableRng};
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use reversi_clock::Millis;
-/// use reversi_room::{Activity, Lobby, Nim};
-/// let mut rng = StdRng::seed_from_u64(0);
-/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-/// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+/// use reversi_room::{Activity, Lobby};
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+/// let (p, _) = lobby.add_guest(Millis(0));
 /// assert_eq!(lobby.activity(p), Some(&Activity::Idle));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "activity", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "activity", rename_all = "snake_case"))]
 pub enum Activity {
     /// Nothing.
     Idle,
@@ -92,8 +166,9 @@ pub enum Activity {
 /// # Examples
 ///
 /// See the [crate] example.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "outcome", rename_all = "snake_case"))]
 pub enum QueueOutcome {
     /// No one was waiting: the guest waits until `until`.
     Waiting {
@@ -117,7 +192,8 @@ pub enum QueueOutcome {
 /// let e: LobbyEvent<u32> = LobbyEvent { at: Millis(1), kind: LobbyEventKind::GuestJoined { player: PlayerId(1) } };
 /// assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"at":1,"kind":{"type":"guest_joined","player":1}}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct LobbyEvent<A> {
     /// When it happened.
     pub at: Millis,
@@ -130,8 +206,9 @@ pub struct LobbyEvent<A> {
 /// # Examples
 ///
 /// See [`LobbyEvent`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum LobbyEventKind<A> {
     /// A guest arrived.
@@ -219,7 +296,8 @@ pub enum LobbyEventKind<A> {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 struct Guest {
     token: Token,
     activity: Activity,
@@ -227,8 +305,9 @@ struct Guest {
 }
 
 /// Where an invite is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "snake_case"))]
 enum InviteStatus {
     Open,
     Expired,
@@ -236,7 +315,8 @@ enum InviteStatus {
     Used { room: RoomId },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 struct Invite {
     kind: String,
     creator: PlayerId,
@@ -249,25 +329,28 @@ struct Invite {
 /// matches create. A sans-IO state machine like [`Room`]: every call takes `now`, runs the
 /// deadlines up to it first, and a refused call leaves the state as they left it.
 ///
-/// Randomness (tokens, codes, colours) comes from the `rng` the caller passes in, so that tests
-/// and replays can seed it. The whole state, tokens included, serialises with serde.
+/// Randomness (reconnection tokens, invite codes, colours) comes from the lobby's own
+/// cryptographic generator (ChaCha20), seeded by the caller with 256 bits: a server seeds it
+/// from the operating system's entropy, a test or a replay with a constant. The generator is part
+/// of the state: the whole state, tokens and generator included, serialises with serde, and a
+/// lobby loaded from its saved form draws the same numbers as the one saved. Its `Debug` form
+/// hides the generator.
 ///
 /// # Examples
 ///
 /// An invite, joined; then the creator drops its connection and comes back with its token:
 ///
 /// ```
-/// use rand::{rngs::StdRng, SeedableRng};
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use reversi_clock::Millis;
-/// use reversi_room::{Activity, Lobby, Nim, RoomError};
+/// use reversi_room::{Activity, Lobby, RoomError};
 ///
-/// let mut rng = StdRng::seed_from_u64(1);
-/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
-/// let (alice, alice_token) = lobby.add_guest(Millis(0), &mut rng);
-/// let (bob, _) = lobby.add_guest(Millis(0), &mut rng);
-/// let code = lobby.create_invite(Millis(0), alice, "nim", &mut rng)?;
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))], [1; 32]);
+/// let (alice, alice_token) = lobby.add_guest(Millis(0));
+/// let (bob, _) = lobby.add_guest(Millis(0));
+/// let code = lobby.create_invite(Millis(0), alice, "nim")?;
 /// let link = code.link("http://127.0.0.1:8080");
-/// let room = lobby.join_invite(Millis(5_000), bob, &reversi_room::InviteCode::from_link(&link)?, &mut rng)?;
+/// let room = lobby.join_invite(Millis(5_000), bob, &reversi_room::InviteCode::from_link(&link)?)?;
 /// assert_eq!(lobby.activity(alice), Some(&Activity::Playing { room }));
 ///
 /// lobby.disconnect(Millis(6_000), alice)?;
@@ -275,9 +358,19 @@ struct Invite {
 /// assert_eq!(lobby.reconnect(Millis(8_000), &alice_token), Ok(alice));
 /// # Ok::<(), RoomError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game", try_from = "LobbyData<G>")]
-pub struct Lobby<G: Game> {
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        bound(
+            serialize = "G: Serialize, G::Action: Serialize",
+            deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+        ),
+        try_from = "LobbyData<G>"
+    )
+)]
+pub struct Lobby<G: TurnGame> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
     guests: BTreeMap<PlayerId, Guest>,
@@ -287,18 +380,26 @@ pub struct Lobby<G: Game> {
     room_kinds: BTreeMap<RoomId, String>,
     next_player: u64,
     next_room: u64,
+    rng: LobbyRng,
     last_now: Millis,
     events: VecDeque<LobbyEvent<G::Action>>,
     /// Every pending deadline, derived from the rest and rebuilt when loaded.
-    #[serde(skip_serializing)]
+    #[cfg_attr(feature = "serde", serde(skip_serializing))]
     index: Index,
 }
 
 /// The serialised shape of a [`Lobby`], whose deadline index is rebuilt when it is read, and whose
 /// game kinds are checked as [`Lobby::with_settings`] checks them.
+#[cfg(feature = "serde")]
 #[derive(Deserialize)]
-#[serde(bound = "G: Game")]
-struct LobbyData<G: Game> {
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "G: Serialize, G::Action: Serialize",
+        deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+    ))
+)]
+struct LobbyData<G: TurnGame> {
     settings: LobbySettings,
     kinds: BTreeMap<String, G>,
     guests: BTreeMap<PlayerId, Guest>,
@@ -308,11 +409,13 @@ struct LobbyData<G: Game> {
     room_kinds: BTreeMap<RoomId, String>,
     next_player: u64,
     next_room: u64,
+    rng: LobbyRng,
     last_now: Millis,
     events: VecDeque<LobbyEvent<G::Action>>,
 }
 
-impl<G: Game> TryFrom<LobbyData<G>> for Lobby<G> {
+#[cfg(feature = "serde")]
+impl<G: TurnGame> TryFrom<LobbyData<G>> for Lobby<G> {
     type Error = String;
 
     fn try_from(d: LobbyData<G>) -> Result<Lobby<G>, String> {
@@ -327,6 +430,7 @@ impl<G: Game> TryFrom<LobbyData<G>> for Lobby<G> {
             room_kinds: d.room_kinds,
             next_player: d.next_player,
             next_room: d.next_room,
+            rng: d.rng,
             last_now: d.last_now,
             events: d.events,
             index: Index::default(),
@@ -337,7 +441,7 @@ impl<G: Game> TryFrom<LobbyData<G>> for Lobby<G> {
 }
 
 /// Every game kind of a lobby must have two seats: matches pair two guests.
-fn two_seat_kinds<G: Game>(kinds: &BTreeMap<String, G>) -> Result<(), String> {
+fn two_seat_kinds<G: TurnGame>(kinds: &BTreeMap<String, G>) -> Result<(), String> {
     match kinds.iter().find(|(_, game)| game.seats() != 2) {
         Some((name, game)) => Err(format!(
             "game kind {name:?} has {} seats: a lobby plays two-seat games",
@@ -380,9 +484,10 @@ enum Due {
     Drop(PlayerId),
 }
 
-impl<G: Game> Lobby<G> {
+impl<G: TurnGame> Lobby<G> {
     /// A lobby for the given game kinds (a name and the state each game starts from), with the
-    /// default [`LobbySettings`].
+    /// default [`LobbySettings`], its generator seeded with `seed` (256 bits: take them from the
+    /// operating system's entropy, except to replay).
     ///
     /// # Panics
     ///
@@ -391,15 +496,16 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// use reversi_room::{Lobby, Nim};
-    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))]);
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_room::Lobby;
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))], [0; 32]);
     /// assert_eq!(lobby.kinds().collect::<Vec<_>>(), ["nim"]);
     /// ```
-    pub fn new(kinds: impl IntoIterator<Item = (String, G)>) -> Lobby<G> {
-        Lobby::with_settings(LobbySettings::default(), kinds)
+    pub fn new(kinds: impl IntoIterator<Item = (String, G)>, seed: [u8; 32]) -> Lobby<G> {
+        Lobby::with_settings(LobbySettings::default(), kinds, seed)
     }
 
-    /// A lobby with the given settings.
+    /// A lobby with the given settings (see [`Lobby::new`]).
     ///
     /// # Panics
     ///
@@ -408,15 +514,17 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// use reversi_clock::Span;
-    /// use reversi_room::{Lobby, LobbySettings, Nim};
-    /// let settings = LobbySettings { queue_wait: Span::from_secs(30), ..LobbySettings::default() };
-    /// let lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(10, 2))]);
+    /// use reversi_room::{Lobby, LobbySettings};
+    /// let settings = LobbySettings::default().with_queue_wait(Span::from_secs(30));
+    /// let lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(10, 2))], [0; 32]);
     /// assert_eq!(lobby.settings().queue_wait, Span::from_secs(30));
     /// ```
     pub fn with_settings(
         settings: LobbySettings,
         kinds: impl IntoIterator<Item = (String, G)>,
+        seed: [u8; 32],
     ) -> Lobby<G> {
         let kinds: BTreeMap<String, G> = kinds.into_iter().collect();
         // Checked here, not when a guest's queue or invite first creates a room of the kind.
@@ -433,6 +541,7 @@ impl<G: Game> Lobby<G> {
             room_kinds: BTreeMap::new(),
             next_player: 1,
             next_room: 1,
+            rng: LobbyRng::from_seed(seed),
             last_now: Millis::EPOCH,
             events: VecDeque::new(),
             index: Index::default(),
@@ -475,12 +584,11 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// # use reversi_room::Lobby;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (p, _) = lobby.add_guest(Millis(0));
     /// lobby.disconnect(Millis(1), p)?;
     /// assert_eq!(lobby.is_connected(p), Some(false));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -497,12 +605,11 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (p, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// # use reversi_room::Lobby;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (p, _) = lobby.add_guest(Millis(0));
     /// assert_eq!(lobby.guests().collect::<Vec<_>>(), [p]);
     /// ```
     pub fn guests(&self) -> impl Iterator<Item = PlayerId> + '_ {
@@ -527,15 +634,14 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomId};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// # use reversi_room::{Lobby, QueueOutcome, RoomId};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// assert!(lobby.room(room).unwrap().in_game());
     /// assert!(lobby.room(RoomId(99)).is_none());
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -550,8 +656,9 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_room::{Lobby, Nim};
-    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_room::Lobby;
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
     /// assert_eq!(lobby.rooms().count(), 0);
     /// ```
     pub fn rooms(&self) -> impl Iterator<Item = (RoomId, &Room<G>)> + '_ {
@@ -563,8 +670,9 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_room::{Lobby, Nim, RoomId};
-    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_room::{Lobby, RoomId};
+    /// let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
     /// assert_eq!(lobby.room_kind(RoomId(1)), None);
     /// ```
     #[must_use]
@@ -582,15 +690,14 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// # use reversi_room::{Lobby, QueueOutcome, RoomError};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// assert_eq!(lobby.remove_room(room).unwrap_err(), RoomError::GameInProgress);
     /// lobby.resign(Millis(1_000), a)?;
     /// assert!(lobby.remove_room(room)?.result().is_some());
@@ -615,9 +722,10 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    /// # use reversi_room::Lobby;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
     /// lobby.handle_timeout(Millis(9));
     /// assert_eq!(lobby.last_seen(), Millis(9));
     /// ```
@@ -636,13 +744,12 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(1_000), a, "nim", &mut rng)?;
+    /// # use reversi_room::Lobby;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(1_000), a, "nim")?;
     /// assert_eq!(lobby.poll_timeout(), Some(Millis(121_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
     /// ```
@@ -656,13 +763,12 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Activity, Lobby, LobbyEventKind, Nim};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// # use reversi_room::{Activity, Lobby, LobbyEventKind};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
     /// lobby.handle_timeout(Millis(200_000));
     /// assert_eq!(lobby.activity(a), Some(&Activity::Idle));
     /// let last = std::iter::from_fn(|| lobby.poll_event()).last().unwrap();
@@ -697,20 +803,19 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim};
-    /// let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, ta) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, tb) = lobby.add_guest(Millis(0), &mut rng);
+    /// # use reversi_room::Lobby;
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, ta) = lobby.add_guest(Millis(0));
+    /// let (b, tb) = lobby.add_guest(Millis(0));
     /// assert_ne!(a, b);
     /// assert_ne!(ta, tb);
     /// ```
-    pub fn add_guest(&mut self, now: Millis, rng: &mut dyn RngCore) -> (PlayerId, Token) {
+    pub fn add_guest(&mut self, now: Millis) -> (PlayerId, Token) {
         let now = self.begin(now);
         let token = loop {
-            let t = Token::generate(rng);
+            let t = Token::generate(&mut self.rng);
             if !self.guests.values().any(|g| g.token == t) {
                 break t;
             }
@@ -730,7 +835,7 @@ impl<G: Game> Lobby<G> {
     }
 
     /// Waits for a random match of game `kind`, or pairs the guest at once with one who waits.
-    /// Colours (seats) are drawn from `rng`.
+    /// Colours (seats) are drawn at random.
     ///
     /// # Errors
     ///
@@ -746,7 +851,6 @@ impl<G: Game> Lobby<G> {
         now: Millis,
         player: PlayerId,
         kind: &str,
-        rng: &mut dyn RngCore,
     ) -> Result<QueueOutcome, RoomError> {
         let now = self.begin(now);
         self.check_idle(player)?;
@@ -757,7 +861,7 @@ impl<G: Game> Lobby<G> {
         }
         let waiting = self.queues.get_mut(kind).and_then(VecDeque::pop_front);
         if let Some(other) = waiting {
-            let room = self.create_room(now, kind, [other, player], None, rng);
+            let room = self.create_room(now, kind, [other, player], None);
             return Ok(QueueOutcome::Matched { room });
         }
         let until = now + self.settings.queue_wait;
@@ -790,14 +894,13 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Activity, Lobby, Nim, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
+    /// # use reversi_room::{Activity, Lobby, RoomError};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
     /// assert_eq!(lobby.cancel_queue(Millis(0), a), Err(RoomError::NotWaiting { player: a }));
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
+    /// lobby.queue(Millis(0), a, "nim")?;
     /// lobby.cancel_queue(Millis(1), a)?;
     /// assert_eq!(lobby.activity(a), Some(&Activity::Idle));
     /// # Ok::<(), RoomError>(())
@@ -812,7 +915,7 @@ impl<G: Game> Lobby<G> {
         Ok(())
     }
 
-    /// Creates an invite for game `kind`, with a fresh code from `rng`.
+    /// Creates an invite for game `kind`, with a fresh random code.
     ///
     /// # Errors
     ///
@@ -826,7 +929,6 @@ impl<G: Game> Lobby<G> {
         now: Millis,
         player: PlayerId,
         kind: &str,
-        rng: &mut dyn RngCore,
     ) -> Result<InviteCode, RoomError> {
         let now = self.begin(now);
         self.check_idle(player)?;
@@ -836,7 +938,7 @@ impl<G: Game> Lobby<G> {
             });
         }
         let code = loop {
-            let c = InviteCode::generate(rng);
+            let c = InviteCode::generate(&mut self.rng);
             if !self.invites.contains_key(&c) {
                 break c;
             }
@@ -875,16 +977,15 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let code = lobby.create_invite(Millis(0), a, "nim", &mut rng)?;
+    /// # use reversi_room::{Lobby, RoomError};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// let code = lobby.create_invite(Millis(0), a, "nim")?;
     /// lobby.cancel_invite(Millis(1), a)?;
-    /// assert_eq!(lobby.join_invite(Millis(2), b, &code, &mut rng), Err(RoomError::InviteCancelled { code }));
+    /// assert_eq!(lobby.join_invite(Millis(2), b, &code), Err(RoomError::InviteCancelled { code }));
     /// # Ok::<(), RoomError>(())
     /// ```
     pub fn cancel_invite(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
@@ -897,7 +998,7 @@ impl<G: Game> Lobby<G> {
         Ok(())
     }
 
-    /// Joins an invite: the game starts at once, colours drawn from `rng`.
+    /// Joins an invite: the game starts at once, colours drawn at random.
     ///
     /// # Errors
     ///
@@ -908,19 +1009,18 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{InviteCode, Lobby, Nim, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (c, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let code = lobby.create_invite(Millis(0), a, "nim", &mut rng)?;
+    /// # use reversi_room::{InviteCode, Lobby, RoomError};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// let (c, _) = lobby.add_guest(Millis(0));
+    /// let code = lobby.create_invite(Millis(0), a, "nim")?;
     /// let unknown: InviteCode = "ABCDEFGH".parse()?;
-    /// assert_eq!(lobby.join_invite(Millis(1), b, &unknown, &mut rng), Err(RoomError::UnknownInvite { code: unknown }));
-    /// lobby.join_invite(Millis(1), b, &code, &mut rng)?;
-    /// assert_eq!(lobby.join_invite(Millis(2), c, &code, &mut rng), Err(RoomError::InviteFull { code }));
+    /// assert_eq!(lobby.join_invite(Millis(1), b, &unknown), Err(RoomError::UnknownInvite { code: unknown }));
+    /// lobby.join_invite(Millis(1), b, &code)?;
+    /// assert_eq!(lobby.join_invite(Millis(2), c, &code), Err(RoomError::InviteFull { code }));
     /// # Ok::<(), RoomError>(())
     /// ```
     pub fn join_invite(
@@ -928,7 +1028,6 @@ impl<G: Game> Lobby<G> {
         now: Millis,
         player: PlayerId,
         code: &InviteCode,
-        rng: &mut dyn RngCore,
     ) -> Result<RoomId, RoomError> {
         let now = self.begin(now);
         self.check_idle(player)?;
@@ -948,7 +1047,7 @@ impl<G: Game> Lobby<G> {
             return Err(RoomError::OwnInvite { player });
         }
         let (creator, kind) = (invite.creator, invite.kind.clone());
-        let room = self.create_room(now, &kind, [creator, player], Some(code.clone()), rng);
+        let room = self.create_room(now, &kind, [creator, player], Some(code.clone()));
         self.invites.get_mut(code).expect("checked").status = InviteStatus::Used { room };
         self.touch(Due::Invite(code.clone()));
         Ok(room)
@@ -965,15 +1064,14 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Lobby, Nim, QueueOutcome, RoomError};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// # use reversi_room::{Lobby, QueueOutcome, RoomError};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// let first = if lobby.room(room).unwrap().seat_of(a) == Some(0) { a } else { b };
     /// let version = lobby.room(room).unwrap().version();
     /// lobby.act(Millis(1_000), first, version, 2)?;
@@ -1093,21 +1191,20 @@ impl<G: Game> Lobby<G> {
     /// # Examples
     ///
     /// ```
-    /// # use rand::{rngs::StdRng, SeedableRng};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{EndReason, Lobby, Nim, Outcome, QueueOutcome};
-    /// # let mut rng = StdRng::seed_from_u64(0);
-    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
-    /// let (a, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// let (b, _) = lobby.add_guest(Millis(0), &mut rng);
-    /// lobby.queue(Millis(0), a, "nim", &mut rng)?;
-    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim", &mut rng)? else { panic!() };
+    /// # use reversi_room::{EndReason, Lobby, SeatOutcome, QueueOutcome};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
     /// lobby.leave(Millis(3_000), a)?;
     /// let r = lobby.room(room).unwrap();
     /// let seat_a = r.seats().iter().position(|o| o.as_ref().is_none()).unwrap();
     /// let result = r.result().unwrap();
     /// assert_eq!(result.reason, EndReason::Abandoned { seat: seat_a });
-    /// assert_eq!(result.outcome, Outcome::Winner(1 - seat_a));
+    /// assert_eq!(result.outcome, SeatOutcome::Winner(1 - seat_a));
     /// # Ok::<(), reversi_room::RoomError>(())
     /// ```
     pub fn leave(&mut self, now: Millis, player: PlayerId) -> Result<(), RoomError> {
@@ -1288,9 +1385,8 @@ impl<G: Game> Lobby<G> {
         kind: &str,
         mut players: [PlayerId; 2],
         invite: Option<InviteCode>,
-        rng: &mut dyn RngCore,
     ) -> RoomId {
-        if rng.next_u64() & 1 == 1 {
+        if self.rng.next_u64() & 1 == 1 {
             players.swap(0, 1);
         }
         let initial = self.kinds[kind].clone();

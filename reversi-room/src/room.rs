@@ -2,10 +2,11 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use reversi_clock::{Clock, Millis, RoomActionLimit, Span, TimeControl};
+use reversi_clock::{Clock, Millis, Span, TimeControl};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use crate::{Game, Outcome, PlayerId, RoomError};
+use crate::{PlayerId, RoomActionLimit, RoomError, SeatOutcome, TurnGame};
 
 /// How a room behaves. [`RoomSettings::hosted`] and [`RoomSettings::ONLINE`] are the two kinds
 /// the rules describe; other combinations are allowed.
@@ -13,7 +14,8 @@ use crate::{Game, Outcome, PlayerId, RoomError};
 /// # Examples
 ///
 /// ```
-/// use reversi_clock::{RoomActionLimit, Span};
+/// use reversi_clock::Span;
+/// use reversi_room::RoomActionLimit;
 /// use reversi_room::RoomSettings;
 ///
 /// let hosted = RoomSettings::hosted(RoomActionLimit::Secs60);
@@ -21,8 +23,17 @@ use crate::{Game, Outcome, PlayerId, RoomError};
 /// assert_eq!(hosted.disconnect_grace, Span::from_mins(2));
 /// assert_eq!(hosted.close_when_empty, Some(Span::from_mins(2)));
 /// assert_eq!(RoomSettings::ONLINE.game_limit, Some(Span::from_mins(120)));
+///
+/// // Other combinations, built from one of the two.
+/// let quick = RoomSettings::ONLINE.with_action_limit(Span::from_secs(10)).with_game_limit(None);
+/// assert_eq!(quick.action_limit, Span::from_secs(10));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// The struct may gain fields: build it from [`RoomSettings::hosted`] or
+/// [`RoomSettings::ONLINE`] with the `with_*` methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[non_exhaustive]
 pub struct RoomSettings {
     /// The time allowed for each action; missing it loses the game.
     pub action_limit: Span,
@@ -33,7 +44,7 @@ pub struct RoomSettings {
     /// With `Some(d)`: when no person is connected the game pauses, and the room closes after
     /// `d` unless someone returns. With `None` nothing pauses (online games).
     pub close_when_empty: Option<Span>,
-    /// The longest a game may last; at the limit it ends by [`Game::adjudicate`] with
+    /// The longest a game may last; at the limit it ends by [`TurnGame::adjudicate`] with
     /// [`EndReason::TimeLimit`]. The limit is wall time: pauses do not stop it.
     pub game_limit: Option<Span>,
     /// Whether the room closes when its game ends (online rooms play one game).
@@ -48,7 +59,8 @@ impl RoomSettings {
     /// # Examples
     ///
     /// ```
-    /// use reversi_clock::{RoomActionLimit, Span};
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomActionLimit;
     /// use reversi_room::RoomSettings;
     /// assert_eq!(RoomSettings::hosted(RoomActionLimit::Secs30).action_limit, Span::from_secs(30));
     /// ```
@@ -81,6 +93,82 @@ impl RoomSettings {
         game_limit: Some(Span::from_mins(120)),
         single_game: true,
     };
+
+    /// These settings with another time per action.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomSettings;
+    /// let s = RoomSettings::ONLINE.with_action_limit(Span::from_secs(5));
+    /// assert_eq!(s.action_limit, Span::from_secs(5));
+    /// ```
+    #[must_use]
+    pub const fn with_action_limit(mut self, limit: Span) -> RoomSettings {
+        self.action_limit = limit;
+        self
+    }
+
+    /// These settings with another grace for a disconnection.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomSettings;
+    /// let s = RoomSettings::ONLINE.with_disconnect_grace(Span::from_secs(5));
+    /// assert_eq!(s.disconnect_grace, Span::from_secs(5));
+    /// ```
+    #[must_use]
+    pub const fn with_disconnect_grace(mut self, grace: Span) -> RoomSettings {
+        self.disconnect_grace = grace;
+        self
+    }
+
+    /// These settings with another pause-and-close rule for a room without a connected person.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Span;
+    /// use reversi_room::RoomSettings;
+    /// let s = RoomSettings::ONLINE.with_close_when_empty(Some(Span::from_mins(1)));
+    /// assert_eq!(s.close_when_empty, Some(Span::from_mins(1)));
+    /// ```
+    #[must_use]
+    pub const fn with_close_when_empty(mut self, close: Option<Span>) -> RoomSettings {
+        self.close_when_empty = close;
+        self
+    }
+
+    /// These settings with another game-length limit (`None`: no limit).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::RoomSettings;
+    /// assert_eq!(RoomSettings::ONLINE.with_game_limit(None).game_limit, None);
+    /// ```
+    #[must_use]
+    pub const fn with_game_limit(mut self, limit: Option<Span>) -> RoomSettings {
+        self.game_limit = limit;
+        self
+    }
+
+    /// These settings with the room closing when its game ends, or not.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::RoomSettings;
+    /// assert!(!RoomSettings::ONLINE.with_single_game(false).single_game);
+    /// ```
+    #[must_use]
+    pub const fn with_single_game(mut self, single: bool) -> RoomSettings {
+        self.single_game = single;
+        self
+    }
 }
 
 /// Who holds a seat.
@@ -94,8 +182,9 @@ impl RoomSettings {
 /// assert_eq!(serde_json::to_string(&o).unwrap(), r#"{"kind":"person","player":1}"#);
 /// assert!(Occupant::Bot { level: "easy".into() }.is_bot());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Occupant {
     /// A person.
     Person {
@@ -145,16 +234,17 @@ impl Occupant {
 /// # Examples
 ///
 /// ```
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
 /// use reversi_clock::Millis;
-/// use reversi_room::{Nim, PlayerId, Room, RoomSettings};
-/// use reversi_clock::RoomActionLimit;
+/// use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
 ///
 /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(5, 2));
 /// let host = room.member(PlayerId(1)).unwrap();
 /// assert!(host.connected());
 /// assert_eq!(host.grace_until(), None);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Member {
     /// When the person disconnected, if they are disconnected.
     disconnected_at: Option<Millis>,
@@ -203,8 +293,9 @@ impl Member {
 /// assert_eq!(serde_json::to_string(&EndReason::Timeout { seat: 1 }).unwrap(), r#"{"reason":"timeout","seat":1}"#);
 /// assert_eq!(EndReason::TimeLimit.to_string(), "time limit");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "reason", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum EndReason {
     /// The game ended by its rules (for Reversi, the board).
@@ -229,7 +320,7 @@ pub enum EndReason {
         /// The seat of the disconnected person.
         seat: usize,
     },
-    /// The game reached the room's game-length limit and was decided by [`Game::adjudicate`].
+    /// The game reached the room's game-length limit and was decided by [`TurnGame::adjudicate`].
     TimeLimit,
     /// The host ended the game; there is no winner.
     EndedByHost,
@@ -258,16 +349,17 @@ impl std::fmt::Display for EndReason {
 ///
 /// ```
 /// use reversi_clock::Millis;
-/// use reversi_room::{EndReason, GameResult, Outcome};
-/// let r = GameResult { game: 1, outcome: Outcome::NoResult, reason: EndReason::EndedByHost, at: Millis(5) };
+/// use reversi_room::{EndReason, GameResult, SeatOutcome};
+/// let r = GameResult { game: 1, outcome: SeatOutcome::NoResult, reason: EndReason::EndedByHost, at: Millis(5) };
 /// assert_eq!(r.outcome.winner(), None);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct GameResult {
     /// The game's number in the room, from 1.
     pub game: u64,
     /// Who won.
-    pub outcome: Outcome,
+    pub outcome: SeatOutcome,
     /// Why it ended.
     pub reason: EndReason,
     /// When it ended (for a deadline, the deadline itself).
@@ -282,8 +374,9 @@ pub struct GameResult {
 /// use reversi_room::PauseCause;
 /// assert_eq!(serde_json::to_string(&PauseCause::Host).unwrap(), r#""host""#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PauseCause {
     /// The host paused (or resumed).
     Host,
@@ -299,8 +392,9 @@ pub enum PauseCause {
 /// use reversi_room::CloseReason;
 /// assert_eq!(serde_json::to_string(&CloseReason::Empty).unwrap(), r#""empty""#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum CloseReason {
     /// No person was connected for the room's closing delay.
@@ -318,8 +412,9 @@ pub enum CloseReason {
 /// let e: EventKind<u32> = EventKind::Sat { player: PlayerId(1), seat: 0 };
 /// assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"event":"sat","player":1,"seat":0}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "event", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum EventKind<A> {
     /// A person entered the room (the host, at creation).
@@ -450,15 +545,17 @@ pub enum EventKind<A> {
 /// # Examples
 ///
 /// ```
-/// use reversi_clock::{Millis, RoomActionLimit};
-/// use reversi_room::{EventKind, Nim, PlayerId, Room, RoomSettings};
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+/// use reversi_clock::Millis;
+/// use reversi_room::{EventKind, PlayerId, Room, RoomActionLimit, RoomSettings};
 ///
 /// let mut room = Room::hosted(Millis(10), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(5, 2));
 /// let e = room.poll_event().unwrap();
 /// assert_eq!((e.at, e.version), (Millis(10), 1));
 /// assert_eq!(e.kind, EventKind::Joined { player: PlayerId(1) });
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Event<A> {
     /// When it happened (for a deadline, the deadline itself).
     pub at: Millis,
@@ -478,8 +575,9 @@ pub struct Event<A> {
 /// let c: RoomCommand<u32> = RoomCommand::Act { seat: 0, version: 4, action: 2 };
 /// assert_eq!(serde_json::to_string(&c).unwrap(), r#"{"command":"act","seat":0,"version":4,"action":2}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "command", rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RoomCommand<A> {
     /// Enter the room.
@@ -534,7 +632,8 @@ pub enum RoomCommand<A> {
 /// # Examples
 ///
 /// See [`Room::bot_to_act`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct BotTurn {
     /// The bot's seat.
     pub seat: usize,
@@ -547,9 +646,16 @@ pub struct BotTurn {
 }
 
 /// A game being played or just finished.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game")]
-struct Table<G: Game> {
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "G: Serialize, G::Action: Serialize",
+        deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+    ))
+)]
+struct Table<G: TurnGame> {
     number: u64,
     state: G,
     clock: Clock,
@@ -561,7 +667,7 @@ struct Table<G: Game> {
     result: Option<GameResult>,
 }
 
-impl<G: Game> Table<G> {
+impl<G: TurnGame> Table<G> {
     fn in_progress(&self) -> bool {
         self.result.is_none()
     }
@@ -587,8 +693,9 @@ impl<G: Game> Table<G> {
 /// A person plays the bot and wins:
 ///
 /// ```
-/// use reversi_clock::{Millis, RoomActionLimit};
-/// use reversi_room::{Bot, EndReason, EventKind, Nim, NimBot, Outcome, PlayerId, Room, RoomCommand, RoomSettings};
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+/// use reversi_clock::Millis;
+/// use reversi_room::{Bot, EndReason, EventKind, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings, SeatOutcome};
 ///
 /// let host = PlayerId(1);
 /// let settings = RoomSettings::hosted(RoomActionLimit::Secs30);
@@ -605,12 +712,19 @@ impl<G: Game> Table<G> {
 /// let version = room.version();
 /// room.handle(Millis(2_000), host, RoomCommand::Act { seat: 0, version, action: 3 })?;
 /// let result = room.result().unwrap();
-/// assert_eq!((result.outcome, result.reason), (Outcome::Winner(0), EndReason::Board));
+/// assert_eq!((result.outcome, result.reason), (SeatOutcome::Winner(0), EndReason::Board));
 /// # Ok::<(), reversi_room::RoomError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "G: Game")]
-pub struct Room<G: Game> {
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "G: Serialize, G::Action: Serialize",
+        deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
+    ))
+)]
+pub struct Room<G: TurnGame> {
     settings: RoomSettings,
     host: Option<PlayerId>,
     initial: G,
@@ -627,15 +741,16 @@ pub struct Room<G: Game> {
     events: VecDeque<Event<G::Action>>,
 }
 
-impl<G: Game> Room<G> {
+impl<G: TurnGame> Room<G> {
     /// A hosted room: the host is in the room, connected, and not seated; every seat is free.
     /// `initial` is the game state every game starts from.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_clock::{Millis, RoomActionLimit};
-    /// use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_clock::Millis;
+    /// use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs90), Nim::new(9, 2));
     /// assert_eq!(room.host(), Some(PlayerId(1)));
     /// assert_eq!(room.seats(), &[None, None]);
@@ -658,8 +773,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// use reversi_clock::Millis;
-    /// use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(4), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert!(room.in_game());
     /// assert_eq!(room.seat_of(PlayerId(2)), Some(1));
@@ -725,8 +841,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs60), Nim::new(9, 2));
     /// assert_eq!(room.settings(), &RoomSettings::hosted(RoomActionLimit::Secs60));
     /// ```
@@ -750,8 +867,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// let v = room.version();
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::Sit { seat: 1 }).unwrap();
@@ -768,8 +886,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.turn_version(), Some(room.version()));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -806,8 +925,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::AddBot { seat: 1, level: "easy".into() })?;
     /// assert_eq!(room.bot_seat(), Some(1));
@@ -835,8 +955,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert_eq!(room.members().map(|(p, _)| p).collect::<Vec<_>>(), [PlayerId(1)]);
     /// ```
@@ -851,8 +972,9 @@ impl<G: Game> Room<G> {
     /// See the crate's scenario tests; `None` in a new room:
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert_eq!(room.reservation(), None);
     /// ```
@@ -866,8 +988,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// assert!(!room.bot_leaving());
     /// ```
@@ -891,8 +1014,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.games_started(), 1);
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -907,8 +1031,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::{Millis, Span};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.clock().unwrap().remaining(0, Millis(10_000)), Some(Span::from_secs(20)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -923,8 +1048,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(7), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.game_started_at(), Some(Millis(7)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -949,8 +1075,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.paused(), None);
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -972,8 +1099,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.to_act(), Some(0));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -988,8 +1116,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.action_deadline(), Some(Millis(30_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1004,8 +1133,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.game_limit_at(), Some(Millis(7_200_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1021,8 +1151,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let host = PlayerId(1);
     /// let mut room = Room::hosted(Millis(0), host, RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), host, RoomCommand::Sit { seat: 1 })?;
@@ -1067,8 +1198,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{CloseReason, Nim, PlayerId, Room, RoomCommand, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{CloseReason, PlayerId, Room, RoomActionLimit, RoomCommand, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle(Millis(0), PlayerId(1), RoomCommand::Leave)?;
     /// assert_eq!(room.poll_timeout(), Some(Millis(120_000)));
@@ -1096,8 +1228,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomSettings};
     /// let mut room = Room::hosted(Millis(50), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// room.handle_timeout(Millis(10)); // backwards: saturates
     /// assert_eq!(room.last_seen(), Millis(50));
@@ -1122,8 +1255,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{PlayerId, Room, RoomSettings};
     /// let room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// assert_eq!(room.poll_timeout(), Some(Millis(30_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
@@ -1139,14 +1273,15 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
     /// # use reversi_clock::Millis;
-    /// # use reversi_room::{EndReason, Nim, Outcome, PlayerId, Room, RoomSettings};
+    /// # use reversi_room::{EndReason, SeatOutcome, PlayerId, Room, RoomSettings};
     /// let mut room = Room::online(Millis(0), &[PlayerId(1), PlayerId(2)], RoomSettings::ONLINE, Nim::new(9, 2))?;
     /// room.handle_timeout(Millis(29_999));
     /// assert!(room.in_game());
     /// room.handle_timeout(Millis(45_000));
     /// let r = room.result().unwrap();
-    /// assert_eq!((r.outcome, r.reason, r.at), (Outcome::Winner(1), EndReason::Timeout { seat: 0 }, Millis(30_000)));
+    /// assert_eq!((r.outcome, r.reason, r.at), (SeatOutcome::Winner(1), EndReason::Timeout { seat: 0 }, Millis(30_000)));
     /// # Ok::<(), reversi_room::RoomError>(())
     /// ```
     pub fn handle_timeout(&mut self, now: Millis) {
@@ -1189,8 +1324,9 @@ impl<G: Game> Room<G> {
     /// # Examples
     ///
     /// ```
-    /// # use reversi_clock::{Millis, RoomActionLimit};
-    /// # use reversi_room::{Nim, PlayerId, Room, RoomCommand, RoomError, RoomSettings};
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomSettings};
     /// let mut room = Room::hosted(Millis(0), PlayerId(1), RoomSettings::hosted(RoomActionLimit::Secs30), Nim::new(9, 2));
     /// let before = room.clone();
     /// assert_eq!(room.handle(Millis(0), PlayerId(2), RoomCommand::Start), Err(RoomError::NotInRoom { player: PlayerId(2) }));
@@ -1504,7 +1640,7 @@ impl<G: Game> Room<G> {
         if !self.in_game() {
             return Err(RoomError::NoGameInProgress);
         }
-        self.finish(now, Outcome::NoResult, EndReason::EndedByHost);
+        self.finish(now, SeatOutcome::NoResult, EndReason::EndedByHost);
         Ok(())
     }
 
@@ -1541,7 +1677,7 @@ impl<G: Game> Room<G> {
                 current,
             });
         }
-        // `Game::apply` leaves a refused state as it was: no copy to fall back on is needed.
+        // `TurnGame::apply` leaves a refused state as it was: no copy to fall back on is needed.
         let t = self.live_mut().expect("in game");
         t.state
             .apply(seat, &action)
@@ -1692,7 +1828,7 @@ impl<G: Game> Room<G> {
     }
 
     /// The game ends: result, stopped clock, then the bot changes that waited for the result.
-    fn finish(&mut self, at: Millis, outcome: Outcome, reason: EndReason) {
+    fn finish(&mut self, at: Millis, outcome: SeatOutcome, reason: EndReason) {
         let t = self.live_mut().expect("finish needs a game in progress");
         let _ = t.clock.stop(at);
         let result = GameResult {
@@ -1734,7 +1870,7 @@ impl<G: Game> Room<G> {
             return;
         }
         if self.in_game() {
-            self.finish(at, Outcome::NoResult, EndReason::RoomClosed);
+            self.finish(at, SeatOutcome::NoResult, EndReason::RoomClosed);
         }
         self.close_at = None;
         self.closed = Some(reason);

@@ -1,40 +1,51 @@
 //! Scenario tests on virtual time for online play: matching, invites, colours, the online game's
 //! rules, reconnection and stale moves.
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
+#[allow(dead_code)]
+#[path = "common/nim.rs"]
+mod nim;
+
+use nim::Nim;
 use reversi_clock::{Millis, Span};
 use reversi_room::{
-    Activity, EndReason, EventKind, InviteCode, Lobby, LobbyEventKind, Nim, Outcome, PlayerId,
-    QueueOutcome, RoomError, RoomId, Token,
+    Activity, EndReason, EventKind, InviteCode, Lobby, LobbyEventKind, PlayerId, QueueOutcome,
+    RoomError, RoomId, SeatOutcome, Token,
 };
 
 fn t(secs: u64) -> Millis {
     Millis(secs * 1_000)
 }
 
+/// A lobby seed from a number.
+fn seed(n: u64) -> [u8; 32] {
+    let mut seed = [0; 32];
+    seed[..8].copy_from_slice(&n.to_le_bytes());
+    seed
+}
+
 struct World {
     lobby: Lobby<Nim>,
-    rng: StdRng,
 }
 
 impl World {
     fn new(seed: u64) -> World {
         World {
-            lobby: Lobby::new([
-                ("nim".to_owned(), Nim::new(1_000_000, 2)),
-                ("nim-small".to_owned(), Nim::new(5, 2)),
-            ]),
-            rng: StdRng::seed_from_u64(seed),
+            lobby: Lobby::new(
+                [
+                    ("nim".to_owned(), Nim::new(1_000_000, 2)),
+                    ("nim-small".to_owned(), Nim::new(5, 2)),
+                ],
+                self::seed(seed),
+            ),
         }
     }
 
     fn guest(&mut self) -> (PlayerId, Token) {
-        self.lobby.add_guest(Millis(0), &mut self.rng)
+        self.lobby.add_guest(Millis(0))
     }
 
     fn queue(&mut self, now: Millis, p: PlayerId, kind: &str) -> Result<QueueOutcome, RoomError> {
-        self.lobby.queue(now, p, kind, &mut self.rng)
+        self.lobby.queue(now, p, kind)
     }
 
     fn matched(&mut self, now: Millis) -> (PlayerId, PlayerId, RoomId) {
@@ -61,12 +72,12 @@ impl World {
     fn refused<T: std::fmt::Debug>(
         &mut self,
         now: Millis,
-        f: impl FnOnce(&mut Lobby<Nim>, &mut StdRng) -> Result<T, RoomError>,
+        f: impl FnOnce(&mut Lobby<Nim>) -> Result<T, RoomError>,
         want: RoomError,
     ) {
         self.lobby.handle_timeout(now);
         let before = self.lobby.clone();
-        assert_eq!(f(&mut self.lobby, &mut self.rng).unwrap_err(), want);
+        assert_eq!(f(&mut self.lobby).unwrap_err(), want);
         assert_eq!(self.lobby, before, "a refused call changed the lobby");
     }
 
@@ -107,20 +118,20 @@ fn random_matching_pairs_two_guests_waiting_for_the_same_game() {
     assert_eq!(r.host(), None);
     w.refused(
         t(3),
-        |l, rng| l.queue(t(3), a, "chess", rng),
+        |l| l.queue(t(3), a, "chess"),
         RoomError::MustResignFirst { player: a, room },
     );
     let (d, _) = w.guest();
     w.refused(
         t(3),
-        |l, rng| l.queue(t(3), d, "chess", rng),
+        |l| l.queue(t(3), d, "chess"),
         RoomError::UnknownGameKind {
             kind: "chess".into(),
         },
     );
     w.refused(
         t(3),
-        |l, rng| l.queue(t(3), b, "nim", rng),
+        |l| l.queue(t(3), b, "nim"),
         RoomError::AlreadyWaiting { player: b },
     );
 }
@@ -151,7 +162,7 @@ fn a_wait_expires_after_two_minutes_and_can_be_cancelled() {
     assert_eq!(w.lobby.activity(b), Some(&Activity::Idle));
     w.refused(
         t(133),
-        |l, _| l.cancel_queue(t(133), b),
+        |l| l.cancel_queue(t(133), b),
         RoomError::NotWaiting { player: b },
     );
     // A cancelled wait matches no one either.
@@ -163,10 +174,18 @@ fn a_wait_expires_after_two_minutes_and_can_be_cancelled() {
 
 #[test]
 fn invite_codes_are_short_unambiguous_and_have_a_link_form() {
-    let mut rng = StdRng::seed_from_u64(3);
+    // 1,000 guests each open an invite.
+    let codes = |n: u64| {
+        let mut w = World::new(n);
+        (0..1_000)
+            .map(|_| {
+                let (p, _) = w.guest();
+                w.lobby.create_invite(t(0), p, "nim").unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
     let mut seen = std::collections::BTreeSet::new();
-    for _ in 0..1_000 {
-        let code = InviteCode::generate(&mut rng);
+    for code in codes(3) {
         assert_eq!(code.as_str().len(), 8);
         assert!(code
             .as_str()
@@ -179,10 +198,9 @@ fn invite_codes_are_short_unambiguous_and_have_a_link_form() {
         seen.insert(code);
     }
     assert_eq!(seen.len(), 1_000);
-    // The same seed gives the same codes: the source is injected.
-    let a = InviteCode::generate(&mut StdRng::seed_from_u64(4));
-    let b = InviteCode::generate(&mut StdRng::seed_from_u64(4));
-    assert_eq!(a, b);
+    // The same seed gives the same codes; another seed, others.
+    assert_eq!(codes(4), codes(4));
+    assert_ne!(codes(4)[..4], codes(5)[..4]);
     assert_eq!(
         "ABC".parse::<InviteCode>(),
         Err(RoomError::BadInviteCode {
@@ -197,14 +215,14 @@ fn an_invite_is_joined_once_and_unknown_expired_cancelled_or_full_codes_get_type
     let (a, _) = w.guest();
     let (b, _) = w.guest();
     let (c, _) = w.guest();
-    let code = w.lobby.create_invite(t(0), a, "nim", &mut w.rng).unwrap();
+    let code = w.lobby.create_invite(t(0), a, "nim").unwrap();
     assert_eq!(
         w.lobby.activity(a),
         Some(&Activity::Inviting { code: code.clone() })
     );
     w.refused(
         t(1),
-        |l, rng| l.join_invite(t(1), a, &code, rng),
+        |l| l.join_invite(t(1), a, &code),
         RoomError::InviteOpen {
             player: a,
             code: code.clone(),
@@ -213,12 +231,12 @@ fn an_invite_is_joined_once_and_unknown_expired_cancelled_or_full_codes_get_type
     let unknown: InviteCode = "22222222".parse().unwrap();
     w.refused(
         t(1),
-        |l, rng| l.join_invite(t(1), b, &unknown, rng),
+        |l| l.join_invite(t(1), b, &unknown),
         RoomError::UnknownInvite {
             code: unknown.clone(),
         },
     );
-    let room = w.lobby.join_invite(t(2), b, &code, &mut w.rng).unwrap();
+    let room = w.lobby.join_invite(t(2), b, &code).unwrap();
     assert_eq!(w.lobby.room_of(a), Some(room));
     assert!(w.events().iter().any(|e| matches!(
         e,
@@ -226,13 +244,13 @@ fn an_invite_is_joined_once_and_unknown_expired_cancelled_or_full_codes_get_type
     )));
     w.refused(
         t(3),
-        |l, rng| l.join_invite(t(3), c, &code, rng),
+        |l| l.join_invite(t(3), c, &code),
         RoomError::InviteFull { code: code.clone() },
     );
 
     // Expiry after 10 minutes without an opponent.
     let (d, _) = w.guest();
-    let code2 = w.lobby.create_invite(t(10), d, "nim", &mut w.rng).unwrap();
+    let code2 = w.lobby.create_invite(t(10), d, "nim").unwrap();
     w.lobby.handle_timeout(t(609));
     assert!(w
         .lobby
@@ -242,40 +260,40 @@ fn an_invite_is_joined_once_and_unknown_expired_cancelled_or_full_codes_get_type
     assert_eq!(w.lobby.activity(d), Some(&Activity::Idle));
     w.refused(
         t(611),
-        |l, rng| l.join_invite(t(611), c, &code2, rng),
+        |l| l.join_invite(t(611), c, &code2),
         RoomError::InviteExpired {
             code: code2.clone(),
         },
     );
 
     // Cancel.
-    let code3 = w.lobby.create_invite(t(700), d, "nim", &mut w.rng).unwrap();
+    let code3 = w.lobby.create_invite(t(700), d, "nim").unwrap();
     w.refused(
         t(701),
-        |l, _| l.cancel_invite(t(701), c),
+        |l| l.cancel_invite(t(701), c),
         RoomError::NoOpenInvite { player: c },
     );
     w.lobby.cancel_invite(t(701), d).unwrap();
     w.refused(
         t(702),
-        |l, rng| l.join_invite(t(702), c, &code3, rng),
+        |l| l.join_invite(t(702), c, &code3),
         RoomError::InviteCancelled {
             code: code3.clone(),
         },
     );
     // Joining one's own invite: while it is open its creator is busy inviting (InviteOpen, as
     // for `a` above); once cancelled, it is refused as cancelled like anyone else's.
-    let code4 = w.lobby.create_invite(t(800), d, "nim", &mut w.rng).unwrap();
+    let code4 = w.lobby.create_invite(t(800), d, "nim").unwrap();
     w.lobby.cancel_invite(t(800), d).unwrap();
     w.refused(
         t(800),
-        |l, rng| l.join_invite(t(800), d, &code4, rng),
+        |l| l.join_invite(t(800), d, &code4),
         RoomError::InviteCancelled {
             code: code4.clone(),
         },
     );
     // Fresh codes differ.
-    let code5 = w.lobby.create_invite(t(801), c, "nim", &mut w.rng).unwrap();
+    let code5 = w.lobby.create_invite(t(801), c, "nim").unwrap();
     assert_ne!(code4, code5);
     w.lobby.cancel_invite(t(801), c).unwrap();
 }
@@ -284,16 +302,16 @@ fn an_invite_is_joined_once_and_unknown_expired_cancelled_or_full_codes_get_type
 fn own_invite_is_refused() {
     let mut w = World::new(6);
     let (a, _) = w.guest();
-    let code = w.lobby.create_invite(t(0), a, "nim", &mut w.rng).unwrap();
+    let code = w.lobby.create_invite(t(0), a, "nim").unwrap();
     w.lobby.cancel_invite(t(0), a).unwrap();
-    let code2 = w.lobby.create_invite(t(0), a, "nim", &mut w.rng).unwrap();
+    let code2 = w.lobby.create_invite(t(0), a, "nim").unwrap();
     assert_ne!(code, code2);
     // `a` is inviting, so it is refused as busy before the code is looked at; the rule that
     // matters is that nobody plays themselves, checked for an idle guest holding a code it
     // created earlier.
     w.refused(
         t(1),
-        |l, rng| l.join_invite(t(1), a, &code2, rng),
+        |l| l.join_invite(t(1), a, &code2),
         RoomError::InviteOpen {
             player: a,
             code: code2.clone(),
@@ -343,7 +361,7 @@ fn an_online_game_gives_30_s_a_move_and_a_late_move_loses() {
     let r = w.lobby.room(room).unwrap();
     let result = r.result().unwrap();
     assert_eq!(result.reason, EndReason::Timeout { seat: 1 });
-    assert_eq!(result.outcome, Outcome::Winner(0));
+    assert_eq!(result.outcome, SeatOutcome::Winner(0));
     assert_eq!(result.at, t(59));
     assert!(r.closed().is_some());
     // Both are free again.
@@ -374,7 +392,7 @@ fn an_online_game_ends_by_count_at_two_hours() {
     }
     let result = w.lobby.room(room).unwrap().result().unwrap();
     assert_eq!(result.reason, EndReason::TimeLimit);
-    assert_eq!(result.outcome, Outcome::Winner(0)); // took more "discs"
+    assert_eq!(result.outcome, SeatOutcome::Winner(0)); // took more "discs"
     assert_eq!(result.at, t(7_200));
     assert_eq!(result.reason.to_string(), "time limit");
 }
@@ -385,7 +403,7 @@ fn resign_is_allowed_and_needed_before_another_game() {
     let (first, second, room) = w.matched(t(0));
     w.refused(
         t(1),
-        |l, rng| l.create_invite(t(1), first, "nim", rng),
+        |l| l.create_invite(t(1), first, "nim"),
         RoomError::MustResignFirst {
             player: first,
             room,
@@ -395,17 +413,14 @@ fn resign_is_allowed_and_needed_before_another_game() {
     let result = w.lobby.room(room).unwrap().result().unwrap();
     assert_eq!(
         (result.outcome, result.reason),
-        (Outcome::Winner(0), EndReason::Resigned { seat: 1 })
+        (SeatOutcome::Winner(0), EndReason::Resigned { seat: 1 })
     );
     w.refused(
         t(3),
-        |l, _| l.resign(t(3), second),
+        |l| l.resign(t(3), second),
         RoomError::NoGameInProgress,
     );
-    assert!(w
-        .lobby
-        .create_invite(t(3), first, "nim", &mut w.rng)
-        .is_ok());
+    assert!(w.lobby.create_invite(t(3), first, "nim").is_ok());
     assert!(w.queue(t(3), second, "nim").is_ok());
 }
 
@@ -430,12 +445,12 @@ fn reconnection_within_60_s_with_the_token_goes_on() {
     w.lobby.disconnect(t(2), a).unwrap();
     w.refused(
         t(3),
-        |l, _| l.disconnect(t(3), a),
+        |l| l.disconnect(t(3), a),
         RoomError::Disconnected { player: a },
     );
     w.refused(
         t(3),
-        |l, _| l.reconnect(t(3), &Token::from("0123".to_owned())),
+        |l| l.reconnect(t(3), &Token::from("0123".to_owned())),
         RoomError::WrongToken,
     );
     // The opponent moves meanwhile; `a`'s clock runs while it is away.
@@ -444,7 +459,7 @@ fn reconnection_within_60_s_with_the_token_goes_on() {
     assert_eq!(w.lobby.reconnect(t(45), &ta), Ok(a));
     w.refused(
         t(46),
-        |l, _| l.reconnect(t(46), &ta),
+        |l| l.reconnect(t(46), &ta),
         RoomError::AlreadyConnected { player: a },
     );
     w.act(t(49), a, 1).unwrap();
@@ -493,19 +508,14 @@ fn past_60_s_away_the_game_is_lost_by_disconnection() {
 #[test]
 fn loss_by_disconnection_when_the_grace_ends_during_the_opponents_turn() {
     // A lobby whose games give 90 s an action, so that a 60 s grace can end within one turn.
-    let settings = reversi_room::LobbySettings {
-        room: reversi_room::RoomSettings {
-            action_limit: Span::from_secs(90),
-            ..reversi_room::RoomSettings::ONLINE
-        },
-        ..reversi_room::LobbySettings::default()
-    };
-    let mut lobby = Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(100, 2))]);
-    let mut rng = StdRng::seed_from_u64(15);
-    let (a, _) = lobby.add_guest(t(0), &mut rng);
-    let (b, tb) = lobby.add_guest(t(0), &mut rng);
-    lobby.queue(t(0), a, "nim", &mut rng).unwrap();
-    let QueueOutcome::Matched { room } = lobby.queue(t(0), b, "nim", &mut rng).unwrap() else {
+    let settings = reversi_room::LobbySettings::default()
+        .with_room(reversi_room::RoomSettings::ONLINE.with_action_limit(Span::from_secs(90)));
+    let mut lobby =
+        Lobby::with_settings(settings, [("nim".to_owned(), Nim::new(100, 2))], seed(15));
+    let (a, _) = lobby.add_guest(t(0));
+    let (b, tb) = lobby.add_guest(t(0));
+    lobby.queue(t(0), a, "nim").unwrap();
+    let QueueOutcome::Matched { room } = lobby.queue(t(0), b, "nim").unwrap() else {
         panic!()
     };
     let b_seat = lobby.room(room).unwrap().seat_of(b).unwrap();
@@ -520,7 +530,7 @@ fn loss_by_disconnection_when_the_grace_ends_during_the_opponents_turn() {
         (result.reason, result.outcome, result.at),
         (
             EndReason::Disconnected { seat: b_seat },
-            Outcome::Winner(1 - b_seat),
+            SeatOutcome::Winner(1 - b_seat),
             t(62)
         )
     );
@@ -556,7 +566,7 @@ fn stale_or_duplicate_online_moves_are_rejected() {
     let current = w.lobby.room(room).unwrap().version();
     w.refused(
         t(3),
-        |l, _| l.act(t(3), first, v, 1),
+        |l| l.act(t(3), first, v, 1),
         RoomError::StaleVersion {
             got: v,
             turn,
@@ -581,7 +591,7 @@ fn leaving_mid_game_loses_and_events_name_the_room() {
         LobbyEventKind::Room { room: r, event } if *r == room && matches!(
             event.kind,
             EventKind::GameEnded { result } if result.reason == EndReason::Abandoned { seat: 0 }
-                && result.outcome == Outcome::Winner(1)
+                && result.outcome == SeatOutcome::Winner(1)
         )
     )));
     assert_eq!(
@@ -592,7 +602,7 @@ fn leaving_mid_game_loses_and_events_name_the_room() {
     assert_eq!(w.lobby.activity(first), None);
     w.refused(
         t(6),
-        |l, _| l.leave(t(6), first),
+        |l| l.leave(t(6), first),
         RoomError::NotInRoom { player: first },
     );
     // The closed room can be forgotten once recorded.
@@ -609,7 +619,7 @@ fn the_lobby_round_trips_through_serde() {
     let (first, _second, room) = w.matched(t(0));
     w.act(t(1), first, 3).unwrap();
     let (c, _) = w.guest();
-    w.lobby.create_invite(t(2), c, "nim", &mut w.rng).unwrap();
+    w.lobby.create_invite(t(2), c, "nim").unwrap();
     let json = serde_json::to_string(&w.lobby).unwrap();
     let back: Lobby<Nim> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, w.lobby);
@@ -621,17 +631,79 @@ fn the_lobby_round_trips_through_serde() {
 fn a_lobby_refuses_a_game_kind_without_two_seats_when_it_is_made() {
     // Matching pairs two guests: a three-seat kind could never be filled, and must not wait
     // for a guest's queue command to be found out.
-    let _ = Lobby::new([
-        ("nim".to_owned(), Nim::new(5, 2)),
-        ("nim-3".to_owned(), Nim::new(5, 3)),
-    ]);
+    let _ = Lobby::new(
+        [
+            ("nim".to_owned(), Nim::new(5, 2)),
+            ("nim-3".to_owned(), Nim::new(5, 3)),
+        ],
+        seed(0),
+    );
 }
 
 #[test]
 fn a_saved_lobby_with_a_game_kind_without_two_seats_does_not_load() {
-    let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))]);
+    let lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], seed(0));
     let mut json = serde_json::to_value(&lobby).unwrap();
     json["kinds"]["nim"]["taken"] = serde_json::json!([0, 0, 0]);
     let err = serde_json::from_value::<Lobby<Nim>>(json).unwrap_err();
     assert!(err.to_string().contains("two-seat"), "{err}");
+}
+
+#[test]
+fn tokens_are_128_random_bits_from_the_lobby_generator() {
+    let tokens = |n: u64| {
+        let mut w = World::new(n);
+        (0..500).map(|_| w.guest().1).collect::<Vec<_>>()
+    };
+    let a = tokens(1);
+    for t in &a {
+        assert_eq!(t.as_str().len(), 32);
+        assert!(t
+            .as_str()
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+    }
+    assert_eq!(
+        a.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        500
+    );
+    // Every one of the 128 bits varies from token to token.
+    let bits = |t: &Token| u128::from_str_radix(t.as_str(), 16).unwrap();
+    let (mut ones, mut zeros) = (0u128, 0u128);
+    for t in &a {
+        ones |= bits(t);
+        zeros |= !bits(t);
+    }
+    assert_eq!((ones, zeros), (u128::MAX, u128::MAX));
+    // A seed decides them all: the same seed, the same tokens; another, others.
+    assert_eq!(tokens(1), a);
+    assert!(tokens(2).iter().all(|t| !a.contains(t)));
+}
+
+#[test]
+fn a_saved_and_loaded_lobby_draws_what_the_original_would_have() {
+    let mut w = World::new(8);
+    let (a, _) = w.guest();
+    w.lobby.create_invite(t(1), a, "nim").unwrap();
+    let json = serde_json::to_string(&w.lobby).unwrap();
+    let mut loaded: Lobby<Nim> = serde_json::from_str(&json).unwrap();
+    assert_eq!(loaded, w.lobby);
+    // The generator's state was saved with the rest: the same tokens, codes and colours follow.
+    for i in 0..20 {
+        let (p, token) = w.lobby.add_guest(t(2));
+        assert_eq!(loaded.add_guest(t(2)), (p, token));
+        if i % 2 == 0 {
+            let code = w.lobby.create_invite(t(3), p, "nim").unwrap();
+            assert_eq!(loaded.create_invite(t(3), p, "nim").unwrap(), code);
+        }
+    }
+    let (b, _) = w.lobby.add_guest(t(4));
+    loaded.add_guest(t(4));
+    w.lobby.queue(t(5), b, "nim-small").unwrap();
+    loaded.queue(t(5), b, "nim-small").unwrap();
+    assert_eq!(loaded, w.lobby);
+    // Its Debug form shows neither the generator nor the tokens.
+    let debug = format!("{:?}", w.lobby);
+    assert!(debug.contains("LobbyRng(…)"));
+    assert!(!debug.contains(w.guest().1.as_str()));
 }

@@ -1,15 +1,18 @@
 //! Property tests: random command streams and time jumps against rooms and the lobby, checking
 //! the invariants of the rules after every step.
 
+#[allow(dead_code)]
+#[path = "common/nim.rs"]
+mod nim;
+
+use nim::Nim;
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use reversi_clock::{Millis, Span};
 use reversi_room::{
-    Activity, EventKind, InviteCode, Lobby, LobbyEventKind, Nim, Occupant, PlayerId, Room,
-    RoomCommand, RoomError, RoomSettings, Token,
+    Activity, EventKind, InviteCode, Lobby, LobbyEventKind, Occupant, PlayerId, Room, RoomCommand,
+    RoomError, RoomSettings, Token,
 };
 
 /// A command with its version given relative to the room's, so that fresh, stale and future
@@ -215,7 +218,7 @@ struct Reached {
 
 fn run_room(seats: usize, steps: Vec<Step>) -> Result<Reached, TestCaseError> {
     let mut reached = Reached::default();
-    let settings = RoomSettings::hosted(reversi_clock::RoomActionLimit::Secs30);
+    let settings = RoomSettings::hosted(reversi_room::RoomActionLimit::Secs30);
     let mut room = Room::hosted(Millis(0), PlayerId(1), settings, Nim::new(15, seats));
     let mut log = Log::default();
     let mut now = Millis(0);
@@ -469,11 +472,15 @@ fn check_lobby(lobby: &Lobby<Nim>) -> Result<(), TestCaseError> {
 
 fn run_lobby(seed: u64, steps: Vec<LobbyStep>) -> Result<Reached, TestCaseError> {
     let mut reached = Reached::default();
-    let mut lobby = Lobby::new([
-        ("a".to_owned(), Nim::new(12, 2)),
-        ("b".to_owned(), Nim::new(7, 2)),
-    ]);
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut lobby_seed = [0; 32];
+    lobby_seed[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut lobby = Lobby::new(
+        [
+            ("a".to_owned(), Nim::new(12, 2)),
+            ("b".to_owned(), Nim::new(7, 2)),
+        ],
+        lobby_seed,
+    );
     let mut guests: Vec<(PlayerId, Token)> = Vec::new();
     let mut codes: Vec<InviteCode> = vec!["ABCDEFGH".parse().unwrap()];
     let mut ended: BTreeMap<(u64, u64), usize> = BTreeMap::new();
@@ -488,22 +495,20 @@ fn run_lobby(seed: u64, steps: Vec<LobbyStep>) -> Result<Reached, TestCaseError>
         let before = lobby.clone();
         let result: Result<(), RoomError> = match &s {
             LobbyStep::AddGuest => {
-                guests.push(lobby.add_guest(now, &mut rng));
+                guests.push(lobby.add_guest(now));
                 Ok(())
             }
             LobbyStep::Queue(p, k) => lobby
-                .queue(now, pick(&guests, *p), if *k { "a" } else { "b" }, &mut rng)
+                .queue(now, pick(&guests, *p), if *k { "a" } else { "b" })
                 .map(drop),
             LobbyStep::CancelQueue(p) => lobby.cancel_queue(now, pick(&guests, *p)),
             LobbyStep::CreateInvite(p) => lobby
-                .create_invite(now, pick(&guests, *p), "a", &mut rng)
+                .create_invite(now, pick(&guests, *p), "a")
                 .map(|c| codes.push(c)),
             LobbyStep::CancelInvite(p) => lobby.cancel_invite(now, pick(&guests, *p)),
             LobbyStep::JoinInvite(p, i) => {
                 let code = codes[*i % codes.len()].clone();
-                lobby
-                    .join_invite(now, pick(&guests, *p), &code, &mut rng)
-                    .map(drop)
+                lobby.join_invite(now, pick(&guests, *p), &code).map(drop)
             }
             LobbyStep::Act { who, back, take } => {
                 let p = pick(&guests, *who);

@@ -1,9 +1,14 @@
 //! Scenario tests on virtual time, one or more per rule of hosted rooms.
 
-use reversi_clock::{Millis, RoomActionLimit, Span};
+#[allow(dead_code)]
+#[path = "common/nim.rs"]
+mod nim;
+
+use nim::{Nim, NimBot};
+use reversi_clock::{Millis, Span};
 use reversi_room::{
-    Bot, CloseReason, EndReason, EventKind, Nim, NimBot, Occupant, Outcome, PauseCause, PlayerId,
-    Room, RoomCommand as C, RoomError, RoomSettings,
+    Bot, CloseReason, EndReason, EventKind, Occupant, PauseCause, PlayerId, Room, RoomActionLimit,
+    RoomCommand as C, RoomError, RoomSettings, SeatOutcome,
 };
 
 const HOST: PlayerId = PlayerId(1);
@@ -378,7 +383,7 @@ fn a_game_ended_by_the_host_has_no_winner() {
     let mut r = host_vs_bob(t(0));
     r.handle(t(5), HOST, C::End).unwrap();
     let result = r.result().unwrap();
-    assert_eq!(result.outcome, Outcome::NoResult);
+    assert_eq!(result.outcome, SeatOutcome::NoResult);
     assert_eq!(result.reason, EndReason::EndedByHost);
     assert_eq!(result.at, t(5));
     refused(&mut r, t(6), HOST, C::End, RoomError::NoGameInProgress);
@@ -616,7 +621,7 @@ fn every_action_has_the_room_deadline_and_missing_it_loses() {
         );
         let result = r.result().unwrap();
         assert_eq!(result.reason, EndReason::Timeout { seat: 1 });
-        assert_eq!(result.outcome, Outcome::Winner(0));
+        assert_eq!(result.outcome, SeatOutcome::Winner(0));
         assert_eq!(result.at, t(2 * l - 1));
     }
 }
@@ -628,7 +633,7 @@ fn a_bot_that_does_not_answer_loses_on_time_too() {
     assert_eq!(r.poll_timeout(), Some(t(31)));
     r.handle_timeout(t(31));
     assert_eq!(r.result().unwrap().reason, EndReason::Timeout { seat: 1 });
-    assert_eq!(r.result().unwrap().outcome, Outcome::Winner(0));
+    assert_eq!(r.result().unwrap().outcome, SeatOutcome::Winner(0));
 }
 
 #[test]
@@ -638,14 +643,14 @@ fn leaving_a_seat_during_a_game_is_abandonment() {
     let result = r.result().unwrap();
     assert_eq!(
         (result.outcome, result.reason),
-        (Outcome::Winner(0), EndReason::Abandoned { seat: 1 })
+        (SeatOutcome::Winner(0), EndReason::Abandoned { seat: 1 })
     );
     let mut r = host_vs_bob(t(0));
     r.handle(t(3), HOST, C::Leave).unwrap();
     let result = r.result().unwrap();
     assert_eq!(
         (result.outcome, result.reason),
-        (Outcome::Winner(1), EndReason::Abandoned { seat: 0 })
+        (SeatOutcome::Winner(1), EndReason::Abandoned { seat: 0 })
     );
     assert_eq!(r.seats(), &[None, Some(Occupant::Person { player: BOB })]);
     assert!(r.member(HOST).is_none());
@@ -707,7 +712,7 @@ fn past_the_two_minute_grace_a_disconnection_is_abandonment() {
     assert_eq!(
         (result.outcome, result.reason, result.at),
         (
-            Outcome::Winner(0),
+            SeatOutcome::Winner(0),
             EndReason::Disconnected { seat: 1 },
             t(123)
         )
@@ -750,7 +755,7 @@ fn with_no_person_connected_the_room_pauses_then_closes_after_two_minutes() {
     // The host's grace and the closing fall together: the abandonment first, then the close.
     let result = r.result().unwrap();
     assert_eq!(result.reason, EndReason::Disconnected { seat: 0 });
-    assert_eq!(result.outcome, Outcome::Winner(1));
+    assert_eq!(result.outcome, SeatOutcome::Winner(1));
     assert_eq!(r.closed(), Some(CloseReason::Empty));
     let events = drain(&mut r);
     assert!(matches!(
@@ -853,10 +858,8 @@ fn a_game_in_a_closing_room_ends_without_result() {
     // Host pauses, then everyone leaves... the host is seated: leaving is abandonment. A game
     // only survives to the close if its people are disconnected for less than the grace, which
     // the same two minutes prevent; so use a longer grace.
-    let settings = RoomSettings {
-        disconnect_grace: Span::from_mins(5),
-        ..RoomSettings::hosted(RoomActionLimit::Secs30)
-    };
+    let settings =
+        RoomSettings::hosted(RoomActionLimit::Secs30).with_disconnect_grace(Span::from_mins(5));
     let mut r = Room::hosted(t(0), HOST, settings, Nim::new(9, 2));
     r.handle(t(0), HOST, C::Sit { seat: 0 }).unwrap();
     r.handle(
@@ -874,7 +877,7 @@ fn a_game_in_a_closing_room_ends_without_result() {
     let result = r.result().unwrap();
     assert_eq!(
         (result.outcome, result.reason, result.at),
-        (Outcome::NoResult, EndReason::RoomClosed, t(121))
+        (SeatOutcome::NoResult, EndReason::RoomClosed, t(121))
     );
 }
 
@@ -1006,7 +1009,7 @@ fn a_whole_game_against_the_bot_ends_by_the_board() {
     assert_eq!(result.reason, EndReason::Board);
     // The perfect bot wins from 21 pebbles when the host always takes one... 21 % 4 == 1, so
     // the host's 1 leaves 20, a multiple of 4: the bot wins.
-    assert_eq!(result.outcome, Outcome::Winner(1));
+    assert_eq!(result.outcome, SeatOutcome::Winner(1));
 }
 
 #[test]
@@ -1039,4 +1042,32 @@ fn an_online_room_needs_one_distinct_player_per_seat_and_says_how_many_it_got() 
     );
     assert_eq!(twice.to_string(), "the game needs 2 players, not 1");
     assert!(online(&[HOST, BOB]).is_ok());
+}
+
+#[test]
+fn action_limits_are_30_60_or_90_seconds_and_serialise_as_seconds() {
+    let secs: Vec<u64> = RoomActionLimit::ALL.iter().map(|l| l.secs()).collect();
+    assert_eq!(secs, [30, 60, 90]);
+    for secs in 0..200 {
+        let ok = RoomActionLimit::from_secs(secs).is_ok();
+        assert_eq!(ok, [30, 60, 90].contains(&secs), "{secs}");
+    }
+    assert_eq!(
+        RoomActionLimit::from_secs(45),
+        Err(reversi_room::RoomError::UnsupportedActionLimit { secs: 45 })
+    );
+    assert_eq!(
+        RoomActionLimit::Secs60.control(),
+        reversi_clock::TimeControl::per_move(Span::from_secs(60))
+    );
+    // Serialised as seconds, and only the three values come back.
+    assert_eq!(
+        serde_json::to_string(&RoomActionLimit::Secs60).unwrap(),
+        "60"
+    );
+    assert!(serde_json::from_str::<RoomActionLimit>("45").is_err());
+    assert_eq!(
+        serde_json::from_str::<RoomActionLimit>("90").unwrap(),
+        RoomActionLimit::Secs90
+    );
 }

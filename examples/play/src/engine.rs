@@ -111,12 +111,8 @@ impl Hints {
         let flag = Arc::clone(&stop);
         let (tx, rx) = mpsc::channel();
         thread::spawn(move || {
-            let limits = ai::Limits {
-                depth: None,
-                nodes: Some(3_000_000),
-                time: Some(Duration::from_millis(1000)),
-            };
-            let hints = ai::hints(&pos, &limits, ai::Convention::DiscDifference, &flag)
+            let limits = ai::Limits::nodes(3_000_000).with_time(Duration::from_millis(1000));
+            let hints = ai::hints(&pos, &limits, ai::Scoring::DiscDifference, &flag)
                 .unwrap_or_default()
                 .into_iter()
                 .filter_map(|h| {

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use axum::extract::ws::Utf8Bytes;
-use rand::{Rng, RngCore};
+use rand::{Rng, RngExt};
 use reversi::clock::Millis;
 use reversi::core::{Color, Position, Square};
 use serde_json::{json, Value};
@@ -75,7 +75,7 @@ pub struct Hub {
 /// A secret: 32 lowercase hex digits from the OS-seeded generator.
 pub fn new_token() -> String {
     let mut b = [0u8; 16];
-    rand::thread_rng().fill_bytes(&mut b);
+    rand::rng().fill_bytes(&mut b);
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
@@ -212,7 +212,7 @@ impl Hub {
             Some(b) => Position::from_board_string(&b)
                 .map_err(|e| Refusal::new("bad_board", format!("bad board string: {e}")))?,
         };
-        let id = format!("L{:012x}", rand::thread_rng().gen::<u64>() >> 16);
+        let id = format!("L{:012x}", rand::rng().random::<u64>() >> 16);
         Ok(LocalGame::new(
             id,
             new_token(),
@@ -354,7 +354,7 @@ impl LocalActor {
         let permits = self.hub.think.clone();
         let me = self.me.clone();
         let delay = self.hub.cfg.computer_delay;
-        let seed = rand::thread_rng().gen::<u64>();
+        let seed = rand::rng().random::<u64>();
         tokio::spawn(async move {
             let pause = tokio::time::sleep(delay);
             let square = {

@@ -7,9 +7,11 @@
 //!
 //! Persistence: the lobby holds every online room, so rewriting it whole after each command would
 //! cost as much as all the rooms together. Instead every accepted lobby command is appended to a
-//! log (with its `now` and the seed of the randomness it used), each affected room's state is
-//! saved, and the whole lobby is snapshotted now and then; restoring replays the log on the last
-//! snapshot, through the same code as the live commands. Hosted rooms are saved whole after each
+//! log (with its `now`), each affected room's state is saved, and the whole lobby is snapshotted
+//! now and then; restoring replays the log on the last snapshot, through the same code as the
+//! live commands. The lobby draws tokens, codes and colours from its own generator, seeded from
+//! the operating system's entropy when the lobby is new and saved with it in every snapshot (a
+//! new lobby is snapshotted at once), so a replay draws what the live commands drew. Hosted rooms are saved whole after each
 //! accepted command. Deliveries wait for the commit.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -17,13 +19,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-use reversi::clock::{Millis, RoomActionLimit, Span};
+use rand::{Rng, RngExt};
+use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
     self, Bot, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings,
-    Occupant, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings, Token,
+    Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId, RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde::{Deserialize, Serialize};
@@ -82,22 +83,18 @@ fn seat_color(seat: usize) -> Color {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum LobbyOp {
-    /// A new guest (its token comes from `seed`).
-    AddGuest { seed: u64 },
+    /// A new guest (its token comes from the lobby's generator).
+    AddGuest,
     /// Wait for a random match.
-    Queue { player: PlayerId, seed: u64 },
+    Queue { player: PlayerId },
     /// Stop waiting.
     CancelQueue { player: PlayerId },
     /// Create an invite.
-    CreateInvite { player: PlayerId, seed: u64 },
+    CreateInvite { player: PlayerId },
     /// Cancel one's invite.
     CancelInvite { player: PlayerId },
     /// Join an invite.
-    JoinInvite {
-        player: PlayerId,
-        code: InviteCode,
-        seed: u64,
-    },
+    JoinInvite { player: PlayerId, code: InviteCode },
     /// A move.
     Act {
         player: PlayerId,
@@ -124,25 +121,22 @@ enum OpOut {
 }
 
 fn apply_op(lobby: &mut Lobby<ReversiGame>, at: Millis, op: &LobbyOp) -> Result<OpOut, RoomError> {
-    let rng = |seed: u64| StdRng::seed_from_u64(seed);
     match op {
-        LobbyOp::AddGuest { seed } => {
-            let (p, t) = lobby.add_guest(at, &mut rng(*seed));
+        LobbyOp::AddGuest => {
+            let (p, t) = lobby.add_guest(at);
             Ok(OpOut::Guest(p, t))
         }
-        LobbyOp::Queue { player, seed } => lobby
-            .queue(at, *player, KIND, &mut rng(*seed))
-            .map(|_| OpOut::Nothing),
+        LobbyOp::Queue { player } => lobby.queue(at, *player, KIND).map(|_| OpOut::Nothing),
         LobbyOp::CancelQueue { player } => lobby.cancel_queue(at, *player).map(|()| OpOut::Nothing),
-        LobbyOp::CreateInvite { player, seed } => lobby
-            .create_invite(at, *player, KIND, &mut rng(*seed))
+        LobbyOp::CreateInvite { player } => lobby
+            .create_invite(at, *player, KIND)
             .map(|_| OpOut::Nothing),
         LobbyOp::CancelInvite { player } => {
             lobby.cancel_invite(at, *player).map(|()| OpOut::Nothing)
         }
-        LobbyOp::JoinInvite { player, code, seed } => lobby
-            .join_invite(at, *player, code, &mut rng(*seed))
-            .map(|_| OpOut::Nothing),
+        LobbyOp::JoinInvite { player, code } => {
+            lobby.join_invite(at, *player, code).map(|_| OpOut::Nothing)
+        }
         LobbyOp::Act {
             player,
             version,
@@ -190,6 +184,8 @@ pub struct Online {
 
 struct State {
     lobby: Lobby<ReversiGame>,
+    /// Whether the lobby was made anew (its generator's seed is not saved yet).
+    new_lobby: bool,
     seq: u64,
     hosted: BTreeMap<String, Room<ReversiGame>>,
     durations: Durations,
@@ -199,6 +195,7 @@ impl Online {
     /// Rebuilds the lobby from its snapshot and log, and the hosted rooms from their rows.
     pub fn restore(cfg: &Config, loaded: &Loaded) -> Online {
         let d = cfg.online.clone();
+        let mut new_lobby = false;
         let mut lobby = loaded
             .snapshot
             .as_ref()
@@ -212,7 +209,11 @@ impl Online {
                 },
             )
             .unwrap_or_else(|| {
-                Lobby::with_settings(d.lobby, [(KIND.to_owned(), ReversiGame::new())])
+                new_lobby = true;
+                // 256 bits from the OS-seeded generator: tokens must not be guessable.
+                let mut seed = [0u8; 32];
+                rand::rng().fill_bytes(&mut seed);
+                Lobby::with_settings(d.lobby, [(KIND.to_owned(), ReversiGame::new())], seed)
             });
         let mut seq = loaded.snapshot.as_ref().map_or(0, |(s, _)| *s);
         let mut replayed = 0;
@@ -251,6 +252,7 @@ impl Online {
             init: std::sync::Mutex::new(Some((
                 State {
                     lobby,
+                    new_lobby,
                     seq,
                     hosted,
                     durations: d,
@@ -267,7 +269,7 @@ impl Online {
         };
         let (outbox, outq) = mpsc::unbounded_channel();
         tokio::spawn(deliver(outq));
-        let actor = Actor {
+        let mut actor = Actor {
             hub: hub.clone(),
             db: hub.db.clone(),
             lobby: state.lobby,
@@ -284,6 +286,10 @@ impl Online {
             me: self.tx.clone(),
             outbox,
         };
+        if state.new_lobby {
+            // Its generator's seed must be saved before the first logged command draws from it.
+            actor.snapshot_at_once();
+        }
         tokio::spawn(actor.run(rx));
     }
 
@@ -442,6 +448,11 @@ impl Actor {
         if self.seq == self.snapshot_seq {
             return;
         }
+        self.snapshot_at_once();
+    }
+
+    /// Snapshots the lobby, changed or not.
+    fn snapshot_at_once(&mut self) {
         let state = serde_json::to_string(&self.lobby).expect("the lobby serialises");
         self.snapshot_seq = self.seq;
         let ack = self.db.submit(vec![Write::Snapshot {
@@ -491,9 +502,7 @@ impl Actor {
         if let Some(p) = self.player_of(conn) {
             return p;
         }
-        let seed = rand::thread_rng().gen();
-        let Ok(OpOut::Guest(p, token)) = self.lobby_op(now, LobbyOp::AddGuest { seed }, step)
-        else {
+        let Ok(OpOut::Guest(p, token)) = self.lobby_op(now, LobbyOp::AddGuest, step) else {
             unreachable!("adding a guest always works")
         };
         self.bind(conn, p);
@@ -605,8 +614,7 @@ impl Actor {
         match msg {
             ClientMsg::Queue { .. } => {
                 let p = self.guest(now, conn, out, step);
-                let seed = rand::thread_rng().gen();
-                self.lobby_op(now, LobbyOp::Queue { player: p, seed }, step)
+                self.lobby_op(now, LobbyOp::Queue { player: p }, step)
                     .map_err(|e| room_refusal(&e))?;
             }
             ClientMsg::CancelQueue { .. } => {
@@ -616,8 +624,7 @@ impl Actor {
             }
             ClientMsg::InviteCreate { .. } => {
                 let p = self.guest(now, conn, out, step);
-                let seed = rand::thread_rng().gen();
-                self.lobby_op(now, LobbyOp::CreateInvite { player: p, seed }, step)
+                self.lobby_op(now, LobbyOp::CreateInvite { player: p }, step)
                     .map_err(|e| room_refusal(&e))?;
             }
             ClientMsg::InviteCancel { .. } => {
@@ -628,17 +635,8 @@ impl Actor {
             ClientMsg::InviteJoin { code, .. } => {
                 let code = InviteCode::from_link(&code).map_err(|e| room_refusal(&e))?;
                 let p = self.guest(now, conn, out, step);
-                let seed = rand::thread_rng().gen();
-                self.lobby_op(
-                    now,
-                    LobbyOp::JoinInvite {
-                        player: p,
-                        code,
-                        seed,
-                    },
-                    step,
-                )
-                .map_err(|e| room_refusal(&e))?;
+                self.lobby_op(now, LobbyOp::JoinInvite { player: p, code }, step)
+                    .map_err(|e| room_refusal(&e))?;
             }
             ClientMsg::Reconnect { token, .. } => {
                 if self.player_of(conn).is_some() {
@@ -773,7 +771,7 @@ impl Actor {
                 if let Some(a) = self.durations.hosted_action {
                     settings.action_limit = a;
                 }
-                let id = format!("H{:012x}", rand::thread_rng().gen::<u64>() >> 16);
+                let id = format!("H{:012x}", rand::rng().random::<u64>() >> 16);
                 let room = Room::hosted(now, p, settings, ReversiGame::new());
                 self.hosted.insert(id.clone(), room);
                 step.dirty_hosted.push(id.clone());
@@ -1037,7 +1035,7 @@ impl Actor {
         let permits = self.hub.think.clone();
         let me = self.me.clone();
         let delay = self.hub.cfg.computer_delay;
-        let seed = rand::thread_rng().gen::<u64>();
+        let seed = rand::rng().random::<u64>();
         let room_id = id.to_owned();
         tokio::spawn(async move {
             let pause = tokio::time::sleep(delay);

@@ -605,6 +605,28 @@ async fn sigkill_and_restart_lose_nothing() {
     server.kill();
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_token_survives_a_sigkill_before_the_first_lobby_snapshot() {
+    // A new lobby's generator seed is saved at once: replaying the log after a kill draws the
+    // same tokens as the live commands did.
+    let db = temp_db("kill-online");
+    let server = Child::spawn(&db);
+    let mut a = Client::connect(server.addr).await;
+    a.send(json!({"type": "invite_create"})).await;
+    let token = guest_token(&mut a).await;
+    a.until("invite", |v| v["type"] == "invite").await;
+    server.kill();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let server = Child::spawn(&db);
+    let mut a = Client::connect(server.addr).await;
+    a.send(json!({"type": "reconnect", "token": token, "rid": 5}))
+        .await;
+    let g = a.until("guest", |v| v["type"] == "guest").await;
+    assert_eq!(g["rid"], 5, "{g}");
+    server.kill();
+}
+
 // ---- online ----
 
 /// Plays the first legal move whenever it is `me`'s turn, until the game is over; returns the
@@ -921,7 +943,7 @@ async fn sigkill_in_an_online_game_loses_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_and_malformed_messages_never_break_the_server() {
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let mut cfg = test_cfg(temp_db("fuzz"));
     cfg.rate_per_sec = 100_000;
     cfg.rate_burst = 100_000;
@@ -939,17 +961,20 @@ async fn random_and_malformed_messages_never_break_the_server() {
     let squares = ["a1", "d3", "c4", "f5", "e6", "z9", "", "pass"];
     let games = [room.as_str(), local.as_str(), "R999", "Lx", "H1", ""];
     for i in 0..1500 {
-        let text = match rng.gen_range(0..6) {
+        let text = match rng.random_range(0..6) {
             0 => {
-                let n = rng.gen_range(0..64);
+                let n = rng.random_range(0..64);
                 (0..n)
-                    .map(|_| rng.gen_range(0x20u8..0x7f) as char)
+                    .map(|_| rng.random_range(0x20u8..0x7f) as char)
                     .collect::<String>()
             }
-            1 => "{\"type\":".to_string() + &"[".repeat(rng.gen_range(0..200)),
+            1 => "{\"type\":".to_string() + &"[".repeat(rng.random_range(0..200)),
             _ => {
                 let mut m = serde_json::Map::new();
-                m.insert("type".into(), json!(types[rng.gen_range(0..types.len())]));
+                m.insert(
+                    "type".into(),
+                    json!(types[rng.random_range(0..types.len())]),
+                );
                 for (k, vals) in [
                     ("game", games.iter().map(|g| json!(g)).collect::<Vec<_>>()),
                     ("room", games.iter().map(|g| json!(g)).collect()),
@@ -968,8 +993,8 @@ async fn random_and_malformed_messages_never_break_the_server() {
                     ("token", vec![json!("00"), json!(null)]),
                     ("action_secs", vec![json!(30), json!(31)]),
                 ] {
-                    if rng.gen_bool(0.4) {
-                        m.insert(k.into(), vals[rng.gen_range(0..vals.len())].clone());
+                    if rng.random_bool(0.4) {
+                        m.insert(k.into(), vals[rng.random_range(0..vals.len())].clone());
                     }
                 }
                 Value::Object(m).to_string()

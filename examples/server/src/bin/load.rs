@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use reversi::core::Color;
 use reversi_server::protocol::{ClientMsg, ServerMsg};
 use tokio_tungstenite::tungstenite::Message;
@@ -180,12 +180,12 @@ async fn play(
                 let legal = &v.legal;
                 if v.to_move == Some(color) && version > moved_at_version && !legal.is_empty() {
                     let ms = think.as_millis() as u64;
-                    let wait = rng.gen_range(ms / 2..=ms.saturating_add(ms / 2));
+                    let wait = rng.random_range(ms / 2..=ms.saturating_add(ms / 2));
                     tokio::time::sleep(Duration::from_millis(wait)).await;
                     if Instant::now() >= stop_at {
                         return Ok(());
                     }
-                    let square = legal[rng.gen_range(0..legal.len())].square;
+                    let square = legal[rng.random_range(0..legal.len())].square;
                     moved_at_version = version;
                     let sent = Instant::now();
                     inflight
