@@ -1,5 +1,5 @@
 // Every square has an accessible name: its name, its disc, whether it is legal and how many discs
-// it would flip, exactly as the server describes it.
+// it would flip, exactly as the engine describes it.
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
@@ -11,10 +11,6 @@ after(async () => { if (env) await env.stop(); });
 
 test("the accessible names of squares", { timeout: 60000 }, async () => {
   const page = await env.newPage();
-  const states = [];
-  page.on("websocket", (ws) => ws.on("framereceived", (f) => {
-    try { const m = JSON.parse(f.payload); if (m.type === "state") states.push(m); } catch (_) { /* not JSON */ }
-  }));
   await page.goto(env.server.url + "/");
   await page.getByLabel("Two players on this device").check();
   await page.getByRole("button", { name: "New game" }).click();
@@ -29,9 +25,9 @@ test("the accessible names of squares", { timeout: 60000 }, async () => {
     assert.equal(await cell.count(), 1, name);
     assert.equal(await cell.getAttribute("data-sq"), sq);
   }
-  // The page shows the server's descriptions one for one, a1 first.
+  // The page shows the engine's descriptions one for one, a1 first.
   const labels = async () => page.$$eval('[role="gridcell"]', (cs) => cs.map((c) => c.getAttribute("aria-label")));
-  assert.deepEqual(await labels(), states.at(-1).squares);
+  assert.deepEqual(await labels(), (await h.lastState(page)).squares);
 
   // After a move the names follow.
   await grid.getByRole("gridcell", { name: "d3, empty, legal, flips 1" }).click();
@@ -39,7 +35,7 @@ test("the accessible names of squares", { timeout: 60000 }, async () => {
   assert.equal(await grid.getByRole("gridcell", { name: "d3, black", exact: true }).count(), 1);
   assert.equal(await grid.getByRole("gridcell", { name: "d4, black", exact: true }).count(), 1);
   assert.equal(await grid.getByRole("gridcell", { name: "c3, empty, legal, flips 1", exact: true }).count(), 1);
-  assert.deepEqual(await labels(), states.at(-1).squares);
+  assert.deepEqual(await labels(), (await h.lastState(page)).squares);
   // A square that would flip several discs says so (play on until one appears).
   let several = [];
   for (let i = 0; i < 20 && several.length === 0; i++) {
@@ -49,8 +45,9 @@ test("the accessible names of squares", { timeout: 60000 }, async () => {
     several = (await labels()).filter((n) => /, empty, legal, flips [2-9]$/.test(n));
   }
   assert.ok(several.length > 0, "some square flips more than one disc");
-  assert.deepEqual(await labels(), states.at(-1).squares);
+  assert.deepEqual(await labels(), (await h.lastState(page)).squares);
   // The live region and the board's help are present.
   assert.equal(await page.locator('[aria-live="polite"]#live').count(), 1);
   assert.match(await grid.getAttribute("aria-describedby"), /board-help/);
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });

@@ -1,4 +1,5 @@
-// A whole game against the computer (Easy) played by mouse clicks.
+// A whole game against the computer (Easy) played by mouse clicks, in the page's worker: no
+// WebSocket is opened.
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
@@ -74,4 +75,5 @@ test("a whole game against Easy, by clicks", { timeout: 180000 }, async () => {
   assert.ok(await page.evaluate(() => window.reversiDebug.flips.some((f) => f.animated)));
   await h.shot(page, "computer-easy-end");
   assert.deepEqual(page.errors || [], []);
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });

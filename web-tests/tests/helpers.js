@@ -15,6 +15,7 @@ const PROFILE = process.env.SERVER_PROFILE || "debug";
 const SERVER_BIN = process.env.REVERSI_SERVER_BIN || path.join(TARGET, PROFILE, "examples", "server");
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const SHOTS = path.join(ROOT, "target", "screenshots");
+const STATIC = path.join(ROOT, "examples", "server", "static");
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -71,6 +72,32 @@ async function startServer() {
   };
 }
 
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8", ".wasm": "application/wasm",
+};
+
+/** Serves the page's files as plain static files (no WebSocket, no server): returns {url, stop()}. */
+async function startStatic(dir = STATIC) {
+  const srv = http.createServer((req, res) => {
+    let p = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (p === "/") p = "/index.html";
+    const file = path.join(dir, path.normalize(p));
+    if (!file.startsWith(dir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404);
+      res.end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+    res.end(fs.readFileSync(file));
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${srv.address().port}`,
+    stop: () => new Promise((r) => { srv.closeAllConnections(); srv.close(r); }),
+  };
+}
+
 async function launch() {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -91,6 +118,9 @@ async function setup() {
       const ctx = await browser.newContext({ viewport: { width: 900, height: 1000 }, ...opts });
       const page = await ctx.newPage();
       page.on("pageerror", (e) => { page.errors = (page.errors || []).concat(String(e)); });
+      // Every WebSocket the page opens (local games must open none).
+      page.sockets = [];
+      page.on("websocket", (ws) => page.sockets.push(ws.url()));
       return page;
     },
     async stop() {
@@ -102,6 +132,22 @@ async function setup() {
 async function shot(page, name) {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.locator("#game").screenshot({ path: path.join(SHOTS, name + ".png") });
+}
+
+/** A screenshot of the whole viewport. */
+async function shotPage(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, name + ".png") });
+}
+
+/** The last state message the page received (from the worker or the server), as received. */
+function lastState(page) {
+  return page.evaluate(() => window.reversiDebug.state);
+}
+
+/** What the page saved of its local game in localStorage (parsed), or null. */
+function savedLocal(page) {
+  return page.evaluate(() => JSON.parse(localStorage.getItem("reversi.local") || "null"));
 }
 
 /** The page's current state as the page shows it. */
@@ -141,4 +187,7 @@ async function discs(page) {
   }).join(""));
 }
 
-module.exports = { setup, startServer, launch, shot, view, waitVersion, waitTurnOrOver, discs, SHOTS, SERVER_BIN };
+module.exports = {
+  setup, startServer, startStatic, launch, shot, shotPage, view, lastState, savedLocal, waitVersion, waitTurnOrOver,
+  discs, SHOTS, SERVER_BIN, STATIC,
+};

@@ -11,8 +11,8 @@ after(async () => { if (env) await env.stop(); });
 test("a hosted room with a bot", { timeout: 90000 }, async () => {
   const page = await env.newPage();
   await page.goto(env.server.url + "/");
-  await page.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
   await page.getByLabel("Online").check();
+  await page.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
   await page.locator("#bot-level").selectOption("easy");
   await page.locator("#room-color").selectOption("black");
   await page.getByRole("button", { name: "Host a room with a bot" }).click();

@@ -1,4 +1,5 @@
-// Two players on one device, by keyboard only: the mode, the new game and every move.
+// Two players on one device, by keyboard only: the mode, the new game and every move. The game is
+// played by the page's worker: no WebSocket is opened.
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
@@ -26,7 +27,7 @@ async function tabUntil(page, pred, max = 40) {
 test("two players on one device, keyboard only", { timeout: 240000 }, async () => {
   const page = await env.newPage();
   await page.goto(env.server.url + "/");
-  await page.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
+  await page.waitForFunction(() => window.reversiDebug.engineReady);
   // The mode radio group: Tab reaches it, the arrow key picks "two players".
   await tabUntil(page, (a) => a.type === "radio");
   await page.keyboard.press("ArrowDown");
@@ -66,4 +67,5 @@ test("two players on one device, keyboard only", { timeout: 240000 }, async () =
   // The focus stayed on the board all along.
   assert.equal((await active(page)).role, "gridcell");
   assert.deepEqual(page.errors || [], []);
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });

@@ -1,4 +1,5 @@
-// A refresh in a game against the computer resumes it, and does not reset the clock.
+// A refresh in a game against the computer resumes it from localStorage, and does not reset the
+// clock (it is a wall clock: it went on while the page was away).
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
@@ -34,4 +35,6 @@ test("a refresh resumes a local game without resetting its clock", { timeout: 60
   assert.ok(blackAfter <= blackBefore, `the clock went on: ${blackAfter} <= ${blackBefore}`);
   assert.equal(await page.locator("#clock-white").textContent() !== "", true);
   assert.ok(v.myTurn);
+  assert.ok(await h.savedLocal(page), "the game is saved in localStorage");
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });

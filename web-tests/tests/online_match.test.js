@@ -13,8 +13,9 @@ test("two browser contexts matched online play to the end", { timeout: 240000 },
   const b = await env.newPage();
   await a.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
   await a.goto(env.server.url + "/");
-  await a.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
+  assert.deepEqual(a.sockets, [], "no WebSocket before the person chooses to play online");
   await a.getByLabel("Online").check();
+  await a.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
   await a.getByRole("button", { name: "Create an invite" }).click();
   const link = a.getByRole("textbox", { name: "Invite link" });
   await link.waitFor();

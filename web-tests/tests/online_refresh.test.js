@@ -11,8 +11,8 @@ after(async () => { if (env) await env.stop(); });
 
 async function goOnline(page) {
   await page.goto(env.server.url + "/");
-  await page.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
   await page.getByLabel("Online").check();
+  await page.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
 }
 
 /** Plays one move on whichever page is to move; returns that page. */

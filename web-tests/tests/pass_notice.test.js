@@ -1,4 +1,4 @@
-// A pass notice from a prepared position (the server's test endpoint, through ?board=).
+// A pass notice from a prepared position (through ?board=, passed to the worker's `local_new`).
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
@@ -37,4 +37,5 @@ test("a pass notice below the board, announced", { timeout: 60000 }, async () =>
   assert.equal(end.black, 0);
   assert.match(end.turn, /White wins/);
   assert.equal(end.pass, "");
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });

@@ -49,15 +49,12 @@ test("reduced motion: discs change colour without animation", { timeout: 60000 }
   const log = await page.evaluate(() => window.reversiDebug.flips);
   assert.ok(log.length > 0 && log.every((f) => !f.animated));
   await h.shot(page, "reduced-motion");
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });
 
 test("full motion: flips turn one by one, nearest first", { timeout: 60000 }, async () => {
   const page = await env.newPage();
   await page.emulateMedia({ reducedMotion: "no-preference" });
-  const states = [];
-  page.on("websocket", (ws) => ws.on("framereceived", (f) => {
-    try { const m = JSON.parse(f.payload); if (m.type === "state") states.push(m); } catch (_) { /* not JSON */ }
-  }));
   await newTwoPlayers(page);
   const sq = await playUntilMultiFlip(page);
   const v = await h.view(page);
@@ -66,12 +63,13 @@ test("full motion: flips turn one by one, nearest first", { timeout: 60000 }, as
   await h.waitVersion(page, v.version);
   // The counts are already updated while the discs still turn.
   const shown = await h.view(page);
-  const last = states.at(-1);
+  const last = await h.lastState(page);
   assert.equal(shown.black, last.count.black);
   await page.waitForTimeout(800);
   const log = (await page.evaluate(() => window.reversiDebug.flips)).slice(n0);
-  assert.deepEqual(log.map((f) => f.square), last.last.flips, "in the server's order, nearest first");
+  assert.deepEqual(log.map((f) => f.square), last.last.flips, "in the engine's order, nearest first");
   assert.ok(log.every((f) => f.animated));
   for (let i = 1; i < log.length; i++) assert.ok(log[i].at > log[i - 1].at + 30, "one by one");
   assert.equal(await h.discs(page), last.board);
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });

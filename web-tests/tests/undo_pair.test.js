@@ -48,4 +48,5 @@ test("undo as a pair, restoring the clock", { timeout: 60000 }, async () => {
   await page.locator('[data-sq="f5"]').click();
   await page.waitForFunction(() => document.querySelectorAll("#history li").length >= 1);
   assert.equal((await h.view(page)).history[0], "Black f5");
+  assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");
 });
