@@ -94,6 +94,8 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
     // The whole board is on screen, the last square too.
     const box = await page.locator('[data-sq="h8"]').boundingBox();
     assert.ok(box && box.x + box.width <= width, "the board fits the width");
+    const clock = await page.locator("#clock-white").boundingBox();
+    assert.ok(clock && clock.x + clock.width <= width, "both clocks fit the width");
     await h.shotPage(page, `local-${width}x${height}`);
     assert.deepEqual(page.sockets, []);
     assert.deepEqual(page.errors || [], []);

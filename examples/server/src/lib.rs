@@ -9,8 +9,9 @@
 //! wire protocol's message types, which any Rust client can use; the binary `server` parses the
 //! command line and runs it, the binary `load` is a load tester built on [`protocol`].
 //!
-//! - `GET /` serves the page; `GET /ws` is the WebSocket endpoint, whose JSON protocol is written
-//!   in `PROTOCOL.md` at the repository root.
+//! - `GET /` serves the page, with its local games' Web Worker (`/worker.js`, `/engine.js`,
+//!   `/reversi.wasm`); `GET /ws` is the WebSocket endpoint, whose JSON protocol is written in
+//!   `PROTOCOL.md` at the repository root.
 //! - Every room and game is driven by its own task: commands arrive on its mailbox and tokio
 //!   timers sleep until its `poll_timeout`; the wall clock is read only when a command is applied
 //!   or a timer fires. Computer moves are computed on the blocking pool.
