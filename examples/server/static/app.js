@@ -28,6 +28,7 @@ let retry = 0;
 let outbox = [];        // online messages waiting for the connection
 let worker = null;      // the local games' worker
 let loadingLocal = false; // a saved local game is being restored
+let expectLocal = false;  // a local game was asked for (new or restored): follow its first state
 let game = null;        // the id of the game or room shown
 let kind = null;        // "local", "online" or "hosted"
 let state = null;       // the last state of that game
@@ -458,13 +459,15 @@ function follow(id, k) {
   game = id;
   kind = k;
   store.view = k === "local" ? "local" : id;
-  if (k === "local") loadingLocal = false;
+  if (k === "local") { loadingLocal = false; expectLocal = false; }
 }
 
 function placements(s) { return (s.history || []).filter((h) => h.move !== "pass").length; }
 
 function onState(m) {
   debug.state = m;
+  // A restored game may come as its state alone (no local_started first).
+  if (m.kind === "local" && expectLocal && m.game !== game) follow(m.game, "local");
   if (m.game !== game) return;
   if (state && m.version < state.version) return;
   const prev = state;
@@ -624,6 +627,7 @@ function newLocal(boardStr) {
   if (boardStr) m.board = boardStr;
   if (state && kind === "local" && state.status === "playing") toWorker({ type: "local_close", game });
   if (kind === "hosted" && game) send({ type: "leave", room: game });
+  expectLocal = true;
   toWorker(m);
 }
 
@@ -714,6 +718,7 @@ if (store.view && store.view !== "local") {
 } else if (savedLocal != null) {
   selectMode(null);
   loadingLocal = true;
+  expectLocal = true;
   toWorker({ type: "local_load", data: savedLocal, rid: ++rid });
 } else {
   selectMode(null);
