@@ -281,36 +281,193 @@ macro_rules! pvs_loop {
     };
 }
 
-// The search routines, written once and compiled per movegen kernel (`G`). Each routine that
-// is not inlined (`name`) runs its body (`name_body`) through `MoveGen::run`, so that the body is
-// compiled with the kernel's CPU features and the kernel's operations inline into it; the CPU
-// is checked once, at the entry (`Search::mid_root`, `exact`, `end_root`).
+// The search routines, written once and compiled per movegen kernel (`G`). A routine that is
+// not inlined (`name`) runs its body (`name_body`) compiled with the kernel's CPU features, so
+// that the kernel's operations inline into it: the recursive ones through `SearchGen::call` (its
+// arguments stay in registers), the others through `MoveGen::run`. The CPU is checked once, at
+// the entry (`Search::mid_root`, `exact`, `end_root`).
+
+/// The recursive routines of the search, as `SearchGen::call` selects them.
+const MID: u8 = 0;
+const MID_ORD: u8 = 1;
+const END: u8 = 2;
+const SHALLOW: u8 = 3;
+const SOLVE4: u8 = 4;
+const SOLVE3: u8 = 5;
+const SOLVE2: u8 = 6;
+
+/// The recursive routine `R` with its arguments: the window, and `a`, `b` as the routine needs
+/// (the depth or the empties in `a`; the squares of `solve2` in `a` and `b`; those of `solve3`
+/// in the bytes of `a` and in `b`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn routine<G: SearchGen, const R: u8>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    a: u32,
+    b: u32,
+) -> i32 {
+    match R {
+        MID => mid_body::<G, false>(g, sr, p, o, a, alpha, beta),
+        MID_ORD => mid_body::<G, true>(g, sr, p, o, a, alpha, beta),
+        END => end_body(g, sr, p, o, alpha, beta, a),
+        SHALLOW => shallow_body(g, sr, p, o, alpha, beta, a),
+        SOLVE4 => solve4_body(g, sr, p, o, alpha, beta),
+        SOLVE3 => solve3_body(g, sr, p, o, alpha, beta, [a & 0xFF, a >> 8, b]),
+        _ => solve2_body(g, sr, p, o, alpha, beta, a, b),
+    }
+}
+
+/// A kernel as the search runs it: [`MoveGen`], and the entry to the recursive routines
+/// compiled with the kernel's CPU features (one function per routine and kernel, taking its
+/// arguments in registers, unlike a closure through [`MoveGen::run`]).
+pub(crate) trait SearchGen: MoveGen {
+    /// Runs the routine `R` (see [`routine`]).
+    #[allow(clippy::too_many_arguments)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32;
+}
+
+impl SearchGen for Portable {
+    #[inline(always)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32 {
+        #[allow(clippy::too_many_arguments)]
+        fn entry<const R: u8>(
+            g: Portable,
+            sr: &mut Search<'_>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            a: u32,
+            b: u32,
+        ) -> i32 {
+            routine::<Portable, R>(g, sr, p, o, alpha, beta, a, b)
+        }
+        entry::<R>(self, sr, p, o, alpha, beta, a, b)
+    }
+}
+
+impl SearchGen for Avx2 {
+    #[inline(always)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+            #[allow(clippy::too_many_arguments)]
+            fn entry<const R: u8>(
+                g: Avx2,
+                sr: &mut Search<'_>,
+                p: u64,
+                o: u64,
+                alpha: i32,
+                beta: i32,
+                a: u32,
+                b: u32,
+            ) -> i32 {
+                routine::<Avx2, R>(g, sr, p, o, alpha, beta, a, b)
+            }
+            // SAFETY: an `Avx2` exists only when `Avx2::detect` found these CPU features.
+            unsafe { entry::<R>(self, sr, p, o, alpha, beta, a, b) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.run(move |g| routine::<Avx2, R>(g, sr, p, o, alpha, beta, a, b))
+    }
+}
+
+impl SearchGen for Avx512 {
+    #[inline(always)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(
+                enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+            )]
+            #[allow(clippy::too_many_arguments)]
+            fn entry<const R: u8>(
+                g: Avx512,
+                sr: &mut Search<'_>,
+                p: u64,
+                o: u64,
+                alpha: i32,
+                beta: i32,
+                a: u32,
+                b: u32,
+            ) -> i32 {
+                routine::<Avx512, R>(g, sr, p, o, alpha, beta, a, b)
+            }
+            // SAFETY: an `Avx512` exists only when `Avx512::detect` found these CPU features.
+            unsafe { entry::<R>(self, sr, p, o, alpha, beta, a, b) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.run(move |g| routine::<Avx512, R>(g, sr, p, o, alpha, beta, a, b))
+    }
+}
 
 /// Legal moves of `p` against `o`.
 #[inline(always)]
-fn legal<G: MoveGen>(g: G, p: u64, o: u64) -> u64 {
+fn legal<G: SearchGen>(g: G, p: u64, o: u64) -> u64 {
     g.legal_moves(p, o)
 }
 
 #[inline(always)]
-fn flips<G: MoveGen>(g: G, p: u64, o: u64, sq: u32) -> u64 {
+fn flips<G: SearchGen>(g: G, p: u64, o: u64, sq: u32) -> u64 {
     g.flips(p, o, sq as u8)
 }
 
 #[inline(always)]
-fn weighted_mobility<G: MoveGen>(g: G, p: u64, o: u64) -> i32 {
+fn weighted_mobility<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
     let m = legal(g, p, o);
     (m.count_ones() + (m & CORNERS).count_ones()) as i32
 }
 
 /// The Hard evaluation (see [`eval::hard_with_mobility`]).
 #[inline(always)]
-fn hard<G: MoveGen>(g: G, p: u64, o: u64) -> i32 {
+fn hard<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
     eval::hard_with_mobility(p, o, legal(g, p, o), legal(g, o, p))
 }
 
 #[inline(always)]
-fn move_list<G: MoveGen>(g: G, p: u64, o: u64, mut moves: u64) -> MoveList {
+fn move_list<G: SearchGen>(g: G, p: u64, o: u64, mut moves: u64) -> MoveList {
     let mut l = MoveList {
         n: 0,
         m: [Mv::default(); 36],
@@ -333,7 +490,7 @@ fn move_list<G: MoveGen>(g: G, p: u64, o: u64, mut moves: u64) -> MoveList {
 /// Hard evaluation it has no square table: X- and C-square moves, often the best ones late
 /// in the game, are not put last.
 #[inline(always)]
-fn order_eval<G: MoveGen>(g: G, p: u64, o: u64) -> i32 {
+fn order_eval<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
     let filled = p | o;
     let mob = weighted_mobility(g, p, o) - weighted_mobility(g, o, p);
     let near_empty = crate::bits::neighbours(!filled);
@@ -351,7 +508,7 @@ fn order_eval<G: MoveGen>(g: G, p: u64, o: u64) -> i32 {
 /// The evaluation at the leaves of [`mid`]: the Hard evaluation, or [`order_eval`] in the
 /// endgame's ordering searches (`ORD`).
 #[inline(always)]
-fn leaf<G: MoveGen, const ORD: bool>(g: G, p: u64, o: u64) -> i32 {
+fn leaf<G: SearchGen, const ORD: bool>(g: G, p: u64, o: u64) -> i32 {
     if ORD {
         order_eval(g, p, o)
     } else {
@@ -364,7 +521,7 @@ fn leaf<G: MoveGen, const ORD: bool>(g: G, p: u64, o: u64) -> i32 {
 /// an ordering search files a position (`p`, `o`) under the key (`p | o`, `o`), which no
 /// position has.
 #[inline(always)]
-fn mid<G: MoveGen, const ORD: bool>(
+fn mid<G: SearchGen, const ORD: bool>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -373,14 +530,15 @@ fn mid<G: MoveGen, const ORD: bool>(
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    g.run(
-        #[inline(always)]
-        |g| mid_body::<G, ORD>(g, sr, p, o, depth, alpha, beta),
-    )
+    if ORD {
+        g.call::<MID_ORD>(sr, p, o, alpha, beta, depth, 0)
+    } else {
+        g.call::<MID>(sr, p, o, alpha, beta, depth, 0)
+    }
 }
 
 #[inline(always)]
-fn mid_body<G: MoveGen, const ORD: bool>(
+fn mid_body<G: SearchGen, const ORD: bool>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -471,7 +629,7 @@ fn mid_body<G: MoveGen, const ORD: bool>(
 /// Midgame search of each root move; returns the moves with their scores, best first (the
 /// scores of moves after the first are bounds unless `all_exact`).
 #[inline(always)]
-fn mid_root<G: MoveGen>(
+fn mid_root<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -482,12 +640,12 @@ fn mid_root<G: MoveGen>(
 ) -> Option<Vec<(u8, i32)>> {
     g.run(
         #[inline(always)]
-        |g| mid_root_body::<G>(g, sr, p, o, depth, order, all_exact),
+        move |g| mid_root_body::<G>(g, sr, p, o, depth, order, all_exact),
     )
 }
 
 #[inline(always)]
-fn mid_root_body<G: MoveGen>(
+fn mid_root_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -549,7 +707,7 @@ fn solve1(sr: &mut Search<'_>, p: u64, x: u32) -> i32 {
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn solve2<G: MoveGen>(
+fn solve2<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -559,15 +717,12 @@ fn solve2<G: MoveGen>(
     x1: u32,
     x2: u32,
 ) -> i32 {
-    g.run(
-        #[inline(always)]
-        |g| solve2_body::<G>(g, sr, p, o, alpha, beta, x1, x2),
-    )
+    g.call::<SOLVE2>(sr, p, o, alpha, beta, x1, x2)
 }
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn solve2_body<G: MoveGen>(
+fn solve2_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -623,7 +778,7 @@ fn solve2_body<G: MoveGen>(
 }
 
 #[inline(always)]
-fn solve3<G: MoveGen>(
+fn solve3<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -632,15 +787,12 @@ fn solve3<G: MoveGen>(
     beta: i32,
     x: [u32; 3],
 ) -> i32 {
-    g.run(
-        #[inline(always)]
-        |g| solve3_body::<G>(g, sr, p, o, alpha, beta, x),
-    )
+    g.call::<SOLVE3>(sr, p, o, alpha, beta, x[0] | x[1] << 8, x[2])
 }
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn solve3_body<G: MoveGen>(
+fn solve3_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -707,15 +859,12 @@ fn solve3_body<G: MoveGen>(
 }
 
 #[inline(always)]
-fn solve4<G: MoveGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-    g.run(
-        #[inline(always)]
-        |g| solve4_body::<G>(g, sr, p, o, alpha, beta),
-    )
+fn solve4<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    g.call::<SOLVE4>(sr, p, o, alpha, beta, 0, 0)
 }
 
 #[inline(always)]
-fn solve4_body<G: MoveGen>(
+fn solve4_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -782,7 +931,7 @@ fn solve4_body<G: MoveGen>(
 /// Alpha-beta at 5 empties (and below, by dispatch): parity and square-class ordering,
 /// stability cutoff, no table.
 #[inline(always)]
-fn shallow<G: MoveGen>(
+fn shallow<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -791,14 +940,11 @@ fn shallow<G: MoveGen>(
     beta: i32,
     empties: u32,
 ) -> i32 {
-    g.run(
-        #[inline(always)]
-        |g| shallow_body::<G>(g, sr, p, o, alpha, beta, empties),
-    )
+    g.call::<SHALLOW>(sr, p, o, alpha, beta, empties, 0)
 }
 
 #[inline(always)]
-fn shallow_body<G: MoveGen>(
+fn shallow_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -875,7 +1021,7 @@ fn shallow_body<G: MoveGen>(
 /// Scores moves for ordering in the endgame (the table move, tried before any ordering, is not
 /// in the list).
 #[inline(always)]
-fn order_end<G: MoveGen>(
+fn order_end<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -885,12 +1031,12 @@ fn order_end<G: MoveGen>(
 ) {
     g.run(
         #[inline(always)]
-        |g| order_end_body::<G>(g, sr, p, o, list, empties),
+        move |g| order_end_body::<G>(g, sr, p, o, list, empties),
     )
 }
 
 #[inline(always)]
-fn order_end_body<G: MoveGen>(
+fn order_end_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -930,7 +1076,7 @@ fn order_end_body<G: MoveGen>(
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow midgame
 /// searches from 16 empties), transposition table from 7, ETC from 12.
 #[inline(always)]
-fn end<G: MoveGen>(
+fn end<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -939,14 +1085,11 @@ fn end<G: MoveGen>(
     beta: i32,
     empties: u32,
 ) -> i32 {
-    g.run(
-        #[inline(always)]
-        |g| end_body::<G>(g, sr, p, o, alpha, beta, empties),
-    )
+    g.call::<END>(sr, p, o, alpha, beta, empties, 0)
 }
 
 #[inline(always)]
-fn end_body<G: MoveGen>(
+fn end_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -1067,30 +1210,37 @@ fn end_body<G: MoveGen>(
 
 /// Exact score of a position by any number of empties (dispatches to the right routine).
 #[inline(always)]
-fn exact<G: MoveGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+fn exact<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
     g.run(
         #[inline(always)]
-        |g| exact_body::<G>(g, sr, p, o, alpha, beta),
+        move |g| exact_body::<G>(g, sr, p, o, alpha, beta),
     )
 }
 
 #[inline(always)]
-fn exact_body<G: MoveGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+fn exact_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
     let empties = (!(p | o)).count_ones();
     end(g, sr, p, o, alpha, beta, empties)
 }
 
 /// Orders root moves for the endgame by an ordering search ([`mid`] on [`order_eval`]) of moderate depth.
 #[inline(always)]
-fn order_root_end<G: MoveGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
+fn order_root_end<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
     g.run(
         #[inline(always)]
-        |g| order_root_end_body::<G>(g, sr, p, o),
+        move |g| order_root_end_body::<G>(g, sr, p, o),
     )
 }
 
 #[inline(always)]
-fn order_root_end_body<G: MoveGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
+fn order_root_end_body<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
     let empties = (!(p | o)).count_ones();
     let moves = legal(g, p, o);
     let mut list = move_list(g, p, o, moves);
@@ -1110,7 +1260,7 @@ fn order_root_end_body<G: MoveGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) ->
 /// is an upper (lower) bound, as for a search of the whole window.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn aspire<G: MoveGen>(
+fn aspire<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     np: u64,
@@ -1122,13 +1272,13 @@ fn aspire<G: MoveGen>(
 ) -> i32 {
     g.run(
         #[inline(always)]
-        |g| aspire_body::<G>(g, sr, np, no, alpha, beta, guess, empties),
+        move |g| aspire_body::<G>(g, sr, np, no, alpha, beta, guess, empties),
     )
 }
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn aspire_body<G: MoveGen>(
+fn aspire_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     np: u64,
@@ -1165,7 +1315,7 @@ fn aspire_body<G: MoveGen>(
 /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
 /// pass or finished game).
 #[inline(always)]
-fn end_root<G: MoveGen>(
+fn end_root<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -1175,12 +1325,12 @@ fn end_root<G: MoveGen>(
 ) -> (i32, u8) {
     g.run(
         #[inline(always)]
-        |g| end_root_body::<G>(g, sr, p, o, alpha0, beta),
+        move |g| end_root_body::<G>(g, sr, p, o, alpha0, beta),
     )
 }
 
 #[inline(always)]
-fn end_root_body<G: MoveGen>(
+fn end_root_body<G: SearchGen>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
