@@ -183,7 +183,10 @@ impl MoveGen for Avx2 {
             avx2::moves(p, o)
         }
         #[cfg(not(target_arch = "x86_64"))]
-        match self.0 {}
+        {
+            let _ = (p, o);
+            match self.0 {}
+        }
     }
 
     #[inline(always)]
@@ -194,7 +197,10 @@ impl MoveGen for Avx2 {
             avx2::flip(p, o, sq)
         }
         #[cfg(not(target_arch = "x86_64"))]
-        match self.0 {}
+        {
+            let _ = (p, o, sq);
+            match self.0 {}
+        }
     }
 
     #[inline(always)]
@@ -279,7 +285,10 @@ impl MoveGen for Avx512 {
             avx512::moves(p, o)
         }
         #[cfg(not(target_arch = "x86_64"))]
-        match self.0 {}
+        {
+            let _ = (p, o);
+            match self.0 {}
+        }
     }
 
     #[inline(always)]
@@ -290,7 +299,10 @@ impl MoveGen for Avx512 {
             avx512::flip(p, o, sq)
         }
         #[cfg(not(target_arch = "x86_64"))]
-        match self.0 {}
+        {
+            let _ = (p, o, sq);
+            match self.0 {}
+        }
     }
 
     #[inline(always)]
@@ -534,10 +546,12 @@ fn line_right(p: u64, mo: u64, x: u64, d: u32) -> u64 {
 
 /// The rays of each square, as `[+1, +8, +7, +9]` (towards higher bits) and `[-1, -8, -7, -9]`
 /// (towards lower bits), excluding the square itself and clipped at the edges of the board.
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 pub(crate) struct Rays(pub(crate) [u64; 4]);
 
+#[cfg(target_arch = "x86_64")]
 const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
     let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
     let mut b = 0u64;
@@ -549,6 +563,7 @@ const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
     b
 }
 
+#[cfg(target_arch = "x86_64")]
 const fn rays(up: bool) -> [Rays; 64] {
     let mut t = [Rays([0; 4]); 64];
     let s = if up { 1 } else { -1 };
@@ -562,8 +577,10 @@ const fn rays(up: bool) -> [Rays; 64] {
 }
 
 /// Rays towards higher bits.
+#[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS_UP: [Rays; 64] = rays(true);
 /// Rays towards lower bits.
+#[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS_DOWN: [Rays; 64] = rays(false);
 
 /// The AVX2 kernel (x86-64 with AVX2, BMI1, BMI2, POPCNT and LZCNT): four directions per
@@ -670,10 +687,12 @@ pub(crate) mod avx2 {
 }
 
 /// Rays in all eight directions: `[+1, +8, +7, +9, -1, -8, -7, -9]`.
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 pub(crate) struct Rays8(pub(crate) [u64; 8]);
 
+#[cfg(target_arch = "x86_64")]
 const fn rays8() -> [Rays8; 64] {
     let (up, down) = (rays(true), rays(false));
     let mut t = [Rays8([0; 8]); 64];
@@ -691,6 +710,7 @@ const fn rays8() -> [Rays8; 64] {
 }
 
 /// Rays in all eight directions of each square.
+#[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS8: [Rays8; 64] = rays8();
 
 /// The AVX-512 kernel (x86-64 with the features of [`avx2`] and AVX-512 F, VL, CD, BW, DQ,
