@@ -32,6 +32,7 @@
 //! board ([`Scoring::DiscDifference`], what the game shows) or with the empty squares given
 //! to the winner ([`Scoring::Wof`], what FFO files report).
 #![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 mod bits;
 mod engine;
