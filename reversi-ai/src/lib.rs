@@ -44,6 +44,7 @@ mod limits;
 mod rng;
 mod search;
 mod solver;
+mod time;
 mod tt;
 
 pub use engine::{engine_from_name, Easy, Engine, Level, Normal, SearchEngine, HARD_TIME};
@@ -53,3 +54,4 @@ pub use handle::SearchHandle;
 pub use hints::{hints, Hint};
 pub use limits::{Limits, SearchResult};
 pub use solver::{solve, Scoring, Solution, SolveOptions, Solver};
+pub use time::TimeSource;

@@ -5,10 +5,10 @@
 
 use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
 use crate::eval;
+use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 pub(crate) const INF: i32 = 30000;
 /// Midgame scores of finished games: `WIN + disc difference`.
@@ -73,7 +73,7 @@ impl MoveList {
 pub(crate) struct Search<'a> {
     pub nodes: u64,
     node_limit: u64,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     stop: &'a AtomicBool,
     next_check: u64,
     pub aborted: bool,
@@ -126,7 +126,7 @@ impl<'a> Search<'a> {
         end_tt: &'a mut TransTable,
         stop: &'a AtomicBool,
         node_limit: Option<u64>,
-        deadline: Option<Instant>,
+        deadline: Option<Deadline>,
     ) -> Search<'a> {
         crate::bits::init();
         let node_limit = node_limit.unwrap_or(u64::MAX);
@@ -159,7 +159,7 @@ impl<'a> Search<'a> {
     fn check(&mut self) -> bool {
         if self.nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.deadline.is_some_and(|d| d.passed())
         {
             self.aborted = true;
         }
