@@ -316,7 +316,7 @@ impl Budget<'_> {
             self.aborted = self.stop.load(Ordering::Relaxed)
                 || self.nodes.is_some_and(|n| nodes >= n)
                 // The clock is read every 64 nodes (and at the first).
-                || (nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| d.passed()));
+                || (nodes & 63 == 0 && self.deadline.is_some_and(|d| d.passed()));
         }
         self.aborted
     }
