@@ -1,8 +1,7 @@
-//! One WebSocket connection: reads frames, checks their size and rate, parses them, and routes
-//! each command to the game or the online part it is about. Bad input gets an `error` message and
+//! One WebSocket connection: reads frames, checks their size and rate, parses them, and hands
+//! each command to the online part (matching, invites, online and hosted rooms). Bad input gets an `error` message and
 //! the connection goes on.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -44,7 +43,6 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
     let per_tick = (rate / 10).max(1);
     let mut refill = tokio::time::interval(REFILL);
     refill.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut following: HashSet<String> = HashSet::new();
 
     loop {
         tokio::select! {
@@ -68,7 +66,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
                     Err((r, kind, rid)) => {
                         send(&out, &r.to_json(kind.as_deref(), rid.as_ref()));
                     }
-                    Ok(msg) => dispatch(&hub, conn, &out, msg, &mut following).await,
+                    Ok(msg) => dispatch(&hub, conn, &out, msg).await,
                 }
             }
             _ = refill.tick() => {
@@ -78,9 +76,6 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
                 }
             }
         }
-    }
-    for game in following {
-        hub.local_detach(conn, &game).await;
     }
     hub.online.disconnected(conn).await;
     drop(out);
@@ -108,33 +103,10 @@ fn take(tokens: &mut u32, warned: &mut bool, out: &Out) -> bool {
     false
 }
 
-async fn dispatch(
-    hub: &Arc<Hub>,
-    conn: u64,
-    out: &Out,
-    msg: ClientMsg,
-    following: &mut HashSet<String>,
-) {
+async fn dispatch(hub: &Arc<Hub>, conn: u64, out: &Out, msg: ClientMsg) {
     match &msg {
         ClientMsg::Ping { rid } => {
             send(out, &json!({"type": "pong", "rid": rid}));
-        }
-        ClientMsg::LocalNew { .. }
-        | ClientMsg::LocalResume { .. }
-        | ClientMsg::LocalClose { .. } => {
-            if let Some(id) = hub.local_command(conn, out, msg).await {
-                following.insert(id);
-            }
-        }
-        ClientMsg::Move { game, .. }
-        | ClientMsg::Undo { game, .. }
-        | ClientMsg::Resign { game, .. }
-        | ClientMsg::Sync { game, .. } => {
-            if game.starts_with('L') {
-                hub.local_command(conn, out, msg).await;
-            } else {
-                hub.online.command(conn, out, msg).await;
-            }
         }
         _ => hub.online.command(conn, out, msg).await,
     }

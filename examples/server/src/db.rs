@@ -16,9 +16,10 @@ use tokio::sync::oneshot;
 pub struct GameRecord {
     /// The room or game id.
     pub game: String,
-    /// The number of the game in its room (1 for games of one connection).
+    /// The number of the game in its room.
     pub game_no: u64,
-    /// `local_computer`, `local_two_players`, `random`, `invite`, `hosted`.
+    /// `random`, `invite`, `hosted` (databases written before local games left the server may
+    /// also hold `local_computer` and `local_two_players` records).
     pub kind: String,
     /// Who held black.
     pub black: String,
@@ -53,7 +54,7 @@ pub enum Write {
     Save {
         /// Its id.
         id: String,
-        /// `local`, `hosted` or `online_room`.
+        /// `hosted` or `online_room`.
         kind: &'static str,
         /// Its serialised state.
         state: String,
@@ -88,7 +89,7 @@ pub enum Write {
 /// What the database held at start-up.
 #[derive(Debug, Default)]
 pub struct Loaded {
-    /// Games of one connection and hosted rooms.
+    /// Hosted and online rooms.
     pub live: Vec<LiveRow>,
     /// The lobby snapshot: the last log entry it covers, and its JSON.
     pub snapshot: Option<(u64, String)>,
@@ -112,7 +113,7 @@ pub struct Db {
 pub struct LiveRow {
     /// Its id.
     pub id: String,
-    /// `local`, `hosted` or `online_room`.
+    /// `hosted` or `online_room`.
     pub kind: String,
     /// Its serialised state.
     pub state: String,
@@ -159,8 +160,9 @@ CREATE TABLE IF NOT EXISTS games (
 ";
 
 impl Db {
-    /// Opens (creating if needed) the database at `path`, reads the live rows, and starts the
-    /// writer thread.
+    /// Opens (creating if needed) the database at `path`, drops the live games of one connection
+    /// that a server older than protocol version 2 may have left (local games now run only in the
+    /// page), reads the live rows, and starts the writer thread.
     ///
     /// # Errors
     ///
@@ -169,6 +171,13 @@ impl Db {
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        let dropped = conn.execute("DELETE FROM live WHERE kind = 'local'", [])?;
+        if dropped > 0 {
+            tracing::info!(
+                dropped,
+                "dropped the live local games of an older server: local games run in the page"
+            );
+        }
         let rows = {
             let mut stmt = conn.prepare("SELECT id, kind, state FROM live ORDER BY id")?;
             let rows = stmt

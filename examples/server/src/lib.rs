@@ -1,5 +1,7 @@
-//! The Reversi server: online play and games of one connection over one WebSocket endpoint, with
-//! an embedded SQLite database, serving the web page from files embedded in the binary.
+//! The Reversi server: online play (random matching, invites, hosted rooms with a bot) over one
+//! WebSocket endpoint, with an embedded SQLite database, serving the web page from files embedded
+//! in the binary. Local games (against the computer, two players on one device) run in the page
+//! and never reach the server.
 //!
 //! ```text
 //! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]
@@ -12,18 +14,16 @@
 //! - `GET /` serves the page, with its local games' Web Worker (`/worker.js`, `/engine.js`,
 //!   `/reversi.wasm`); `GET /ws` is the WebSocket endpoint, whose JSON protocol is written in
 //!   `PROTOCOL.md` at the repository root.
-//! - Every room and game is driven by its own task: commands arrive on its mailbox and tokio
-//!   timers sleep until its `poll_timeout`; the wall clock is read only when a command is applied
-//!   or a timer fires. Computer moves are computed on the blocking pool.
+//! - One task drives the lobby and the hosted rooms: commands arrive on its mailbox and a tokio
+//!   timer sleeps until the earliest `poll_timeout`; the wall clock is read only when a command is
+//!   applied or a timer fires. Bot moves are computed on the blocking pool.
 //! - Every accepted change is committed to SQLite before anyone is told of it, so after a
-//!   SIGKILL the server restores every room and game, and clocks go on by wall time.
+//!   SIGKILL the server restores every room, and clocks go on by wall time.
 //! - Logs go through `tracing` (`RUST_LOG=debug` for more).
 
 mod conn;
 mod db;
-mod engine;
 mod hub;
-mod local;
 mod online;
 pub mod protocol;
 mod view;
@@ -51,7 +51,8 @@ pub use crate::online::Durations;
 pub struct Config {
     /// Where the SQLite database lives.
     pub db_path: PathBuf,
-    /// Enables test-only commands (starting from a board, millisecond clocks).
+    /// Marks the server as started for tests (`test_endpoints` in `welcome`); no command depends
+    /// on it since local games left the server.
     pub test_endpoints: bool,
     /// Messages a connection may send per second, sustained.
     pub rate_per_sec: u32,
@@ -59,9 +60,7 @@ pub struct Config {
     pub rate_burst: u32,
     /// Outgoing messages buffered per connection before it is considered stuck.
     pub out_queue: usize,
-    /// How long a game of one connection lives with nobody following it.
-    pub local_idle: Duration,
-    /// The least time the computer takes to answer (so that a person sees the move).
+    /// The least time a bot takes to answer (so that a person sees the move).
     pub computer_delay: Duration,
     /// The online rules' durations.
     pub online: online::Durations,
@@ -76,7 +75,6 @@ impl Config {
             rate_per_sec: 20,
             rate_burst: 40,
             out_queue: 1024,
-            local_idle: Duration::from_secs(3600),
             computer_delay: Duration::from_millis(300),
             online: online::Durations::default(),
         }
@@ -108,7 +106,7 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the database, restores every room and game, and serves on `listener`.
+    /// Opens the database, restores every room, and serves on `listener`.
     ///
     /// # Errors
     ///
@@ -118,17 +116,7 @@ impl Server {
             .map_err(|e| format!("cannot open the database {}: {e}", cfg.db_path.display()))?;
         let online = online::Online::restore(&cfg, &loaded);
         let hub = Arc::new(Hub::new(cfg, db, online));
-        let mut restored = 0usize;
-        for row in loaded.live.iter().filter(|r| r.kind == "local") {
-            match hub.restore_local(&row.state) {
-                Ok(()) => restored += 1,
-                Err(e) => tracing::error!(id = %row.id, error = %e, "could not restore"),
-            }
-        }
         hub.online.start(&hub);
-        if restored > 0 {
-            tracing::info!(restored, "restored rooms and games");
-        }
         let addr = listener
             .local_addr()
             .map_err(|e| format!("no local address: {e}"))?;

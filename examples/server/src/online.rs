@@ -834,10 +834,7 @@ impl Actor {
                     self.room_cmd(now, conn, out, &room, RoomCommand::Leave, step)?
                 }
             }
-            ClientMsg::Ping { .. }
-            | ClientMsg::LocalNew { .. }
-            | ClientMsg::LocalResume { .. }
-            | ClientMsg::LocalClose { .. } => {}
+            ClientMsg::Ping { .. } => {}
         }
         Ok(())
     }

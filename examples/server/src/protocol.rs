@@ -13,8 +13,9 @@ pub use server::{
     ServerMsg, State, StateKind,
 };
 
-/// The protocol version, sent in `welcome`. Bumped on any incompatible change.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version, sent in `welcome`. Bumped on any incompatible change (version 2 dropped
+/// the games of one connection: local games run in the page and never reach the server).
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest text message the server reads, in bytes. A longer one is refused with
 /// `too_large` and the connection goes on.
@@ -55,7 +56,7 @@ impl Refusal {
     }
 }
 
-/// A computer level.
+/// A bot's level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
@@ -78,46 +79,6 @@ impl Level {
     }
 }
 
-/// The time control of a game of one connection, as the client asks for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TimeSpec {
-    /// No clock.
-    Unlimited,
-    /// `secs` per move: 15, 30 or 60.
-    PerMove {
-        /// Seconds per move.
-        secs: u64,
-    },
-    /// A total per side, typed as `10`, `10:00`, `5:30` or `5.5` (minutes).
-    Total {
-        /// The text the player typed.
-        input: String,
-    },
-    /// Per move and total together.
-    Combined {
-        /// Seconds per move: 15, 30 or 60.
-        secs: u64,
-        /// The total per side, as typed.
-        input: String,
-    },
-    /// Test endpoints only: any per-move limit in milliseconds.
-    PerMoveMs {
-        /// Milliseconds per move.
-        ms: u64,
-    },
-}
-
-/// Who plays a game of one connection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LocalMode {
-    /// Against the computer.
-    Computer,
-    /// Both seats held by the one connection.
-    TwoPlayers,
-}
-
 /// Everything a client may send. Each message is a JSON object with a `"type"`; any message may
 /// carry a `"rid"` (any JSON value) that the direct answer or error echoes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,54 +90,25 @@ pub enum ClientMsg {
         #[serde(default)]
         rid: Option<Value>,
     },
-    /// A new game of one connection.
-    LocalNew {
-        /// The request id, echoed by the direct answer and by any error about this message.
-        #[serde(default)]
-        rid: Option<Value>,
-        /// Who plays.
-        mode: LocalMode,
-        /// The human's colour against the computer (default black).
-        #[serde(default)]
-        color: Option<Color>,
-        /// The computer's level (default easy).
-        #[serde(default)]
-        level: Option<Level>,
-        /// The time control (default unlimited).
-        #[serde(default)]
-        time: Option<TimeSpec>,
-        /// Test endpoints only: a board string to start from.
-        #[serde(default)]
-        board: Option<String>,
-    },
-    /// Re-attach to a game of one connection after a refresh or a restart.
-    LocalResume {
-        /// The request id, echoed by the direct answer and by any error about this message.
-        #[serde(default)]
-        rid: Option<Value>,
-        /// The game's id: a game of one connection, or an online or hosted room.
-        game: String,
-        /// The token handed out by `local_started`.
-        token: String,
-    },
-    /// Play a move in a game (local or online), made on state `version`.
+    /// Play a move in an online or hosted room, made on state `version`.
     Move {
         /// The request id, echoed by the direct answer and by any error about this message.
         #[serde(default)]
         rid: Option<Value>,
-        /// The game's id: a game of one connection, or an online or hosted room.
+        /// The room's id (`R…` online, `H…` hosted).
         game: String,
         /// The square played.
         square: Square,
         /// The state version the client saw when it decided.
         version: u64,
     },
-    /// Take back a move (two players) or a pair (against the computer).
+    /// Take back a move: always refused (`no_undo_online`), there is no undo in online or hosted
+    /// rooms.
     Undo {
         /// The request id, echoed by the direct answer and by any error about this message.
         #[serde(default)]
         rid: Option<Value>,
-        /// The game's id: a game of one connection, or an online or hosted room.
+        /// The room's id (`R…` online, `H…` hosted).
         game: String,
         /// The state version the client saw when it decided.
         version: u64,
@@ -186,7 +118,7 @@ pub enum ClientMsg {
         /// The request id, echoed by the direct answer and by any error about this message.
         #[serde(default)]
         rid: Option<Value>,
-        /// The game's id: a game of one connection, or an online or hosted room.
+        /// The room's id (`R…` online, `H…` hosted).
         game: String,
     },
     /// Ask for the full state of a game.
@@ -194,15 +126,7 @@ pub enum ClientMsg {
         /// The request id, echoed by the direct answer and by any error about this message.
         #[serde(default)]
         rid: Option<Value>,
-        /// The game's id: a game of one connection, or an online or hosted room.
-        game: String,
-    },
-    /// Stop following a game of one connection (it is ended as abandoned when local).
-    LocalClose {
-        /// The request id, echoed by the direct answer and by any error about this message.
-        #[serde(default)]
-        rid: Option<Value>,
-        /// The game's id: a game of one connection, or an online or hosted room.
+        /// The room's id (`R…` online, `H…` hosted).
         game: String,
     },
     /// Online: wait for a random opponent.
@@ -355,13 +279,10 @@ impl ClientMsg {
     pub fn kind(&self) -> &'static str {
         match self {
             ClientMsg::Ping { .. } => "ping",
-            ClientMsg::LocalNew { .. } => "local_new",
-            ClientMsg::LocalResume { .. } => "local_resume",
             ClientMsg::Move { .. } => "move",
             ClientMsg::Undo { .. } => "undo",
             ClientMsg::Resign { .. } => "resign",
             ClientMsg::Sync { .. } => "sync",
-            ClientMsg::LocalClose { .. } => "local_close",
             ClientMsg::Queue { .. } => "queue",
             ClientMsg::CancelQueue { .. } => "cancel_queue",
             ClientMsg::InviteCreate { .. } => "invite_create",
@@ -387,13 +308,10 @@ impl ClientMsg {
     pub fn rid(&self) -> Option<&Value> {
         match self {
             ClientMsg::Ping { rid }
-            | ClientMsg::LocalNew { rid, .. }
-            | ClientMsg::LocalResume { rid, .. }
             | ClientMsg::Move { rid, .. }
             | ClientMsg::Undo { rid, .. }
             | ClientMsg::Resign { rid, .. }
             | ClientMsg::Sync { rid, .. }
-            | ClientMsg::LocalClose { rid, .. }
             | ClientMsg::Queue { rid }
             | ClientMsg::CancelQueue { rid }
             | ClientMsg::InviteCreate { rid }
@@ -419,13 +337,10 @@ impl ClientMsg {
 /// All message types a client may send, for `unknown_type` errors.
 pub const CLIENT_TYPES: &[&str] = &[
     "ping",
-    "local_new",
-    "local_resume",
     "move",
     "undo",
     "resign",
     "sync",
-    "local_close",
     "queue",
     "cancel_queue",
     "invite_create",

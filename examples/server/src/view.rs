@@ -74,8 +74,3 @@ pub fn clock_json(clock: &Clock, now: Millis) -> Value {
         "server_time": now.0,
     })
 }
-
-/// The clock side of a colour: black is side 0, white side 1.
-pub fn side_of(c: Color) -> usize {
-    c.index()
-}

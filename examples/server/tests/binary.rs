@@ -10,8 +10,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use reversi::core::{Color, Square};
 use reversi_server::protocol::{
-    self, ClientMsg, Level, LocalMode, ServerMsg, StateKind, TimeSpec, CLIENT_TYPES,
-    PROTOCOL_VERSION,
+    self, ClientMsg, Level, ServerMsg, State, StateKind, CLIENT_TYPES, PROTOCOL_VERSION,
 };
 use serde_json::json;
 use tokio::net::TcpStream;
@@ -104,82 +103,137 @@ impl Client {
             }
         }
     }
+
+    /// Skips messages until `pick` takes one.
+    async fn until<T>(&mut self, what: &str, pick: impl Fn(ServerMsg) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let msg = tokio::time::timeout(left, self.recv())
+                .await
+                .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
+            if let Some(t) = pick(msg) {
+                return t;
+            }
+        }
+    }
+
+    /// The next state with a version above `after`.
+    async fn state_after(&mut self, after: u64) -> State {
+        self.until("a newer state", |m| match m {
+            ServerMsg::State(s) if s.version > after => Some(*s),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `matched`: the room and the colour.
+    async fn matched(&mut self) -> (String, Color) {
+        self.until("matched", |m| match m {
+            ServerMsg::Matched { room, color, .. } => Some((room, color)),
+            _ => None,
+        })
+        .await
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_binary_serves_a_game_to_a_typed_client() {
+async fn the_binary_serves_an_online_match_to_typed_clients() {
     let server = Running::start(&temp_db("game"));
-    let mut c = Client::connect(server.addr).await;
-    match c.recv().await {
-        ServerMsg::Welcome {
-            protocol,
-            test_endpoints,
-            ..
-        } => {
-            assert_eq!(protocol, PROTOCOL_VERSION);
-            assert!(!test_endpoints, "test endpoints are off unless asked for");
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    for c in [&mut a, &mut b] {
+        match c.recv().await {
+            ServerMsg::Welcome {
+                protocol,
+                test_endpoints,
+                ..
+            } => {
+                assert_eq!(protocol, PROTOCOL_VERSION);
+                assert!(!test_endpoints, "test endpoints are off unless asked for");
+            }
+            other => panic!("expected welcome, got {other:?}"),
         }
-        other => panic!("expected welcome, got {other:?}"),
     }
 
-    c.send(&ClientMsg::Ping {
+    a.send(&ClientMsg::Ping {
         rid: Some(json!(7)),
     })
     .await;
     assert_eq!(
-        c.recv().await,
+        a.recv().await,
         ServerMsg::Pong {
             rid: Some(json!(7))
         }
     );
 
-    c.send(&ClientMsg::LocalNew {
-        rid: Some(json!("new")),
-        mode: LocalMode::TwoPlayers,
-        color: None,
-        level: None,
-        time: None,
-        board: None,
+    // Local games run in the page: the server refuses them as an unknown type.
+    a.ws.send(Message::text(
+        r#"{"type":"local_new","mode":"two_players","rid":"l"}"#,
+    ))
+    .await
+    .expect("send");
+    match a.recv().await {
+        ServerMsg::Error { code, rid, .. } => {
+            assert_eq!(code, "unknown_type");
+            assert_eq!(rid, Some(json!("l")));
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+
+    // A random match of the two clients.
+    a.send(&ClientMsg::Queue {
+        rid: Some(json!("q")),
     })
     .await;
-    let ServerMsg::LocalStarted { game, rid, .. } = c.recv().await else {
-        panic!("expected local_started");
-    };
-    assert_eq!(rid, Some(json!("new")));
-    let ServerMsg::State(state) = c.recv().await else {
-        panic!("expected the first state");
-    };
-    assert_eq!(state.kind, StateKind::Local);
-    assert_eq!(state.game, game);
+    a.until("queued", |m| {
+        matches!(m, ServerMsg::Queued { .. }).then_some(())
+    })
+    .await;
+    b.send(&ClientMsg::Queue { rid: None }).await;
+    let (room, a_color) = a.matched().await;
+    let (room_b, b_color) = b.matched().await;
+    assert_eq!(room, room_b);
+    assert_ne!(a_color, b_color);
+    let state = a.state_after(0).await;
+    assert_eq!(state.kind, StateKind::Online);
+    assert_eq!(state.game, room);
     assert_eq!(state.to_move, Some(Color::Black));
     assert_eq!(state.legal.len(), 4);
     assert!(state.history.is_empty());
 
-    let mv = state.legal[0].square;
-    c.send(&ClientMsg::Move {
-        rid: None,
-        game: game.clone(),
-        square: mv,
-        version: state.version,
-    })
-    .await;
-    let ServerMsg::State(after) = c.recv().await else {
-        panic!("expected the state after the move");
+    // Black's first move reaches both players.
+    let (black, white) = if a_color == Color::Black {
+        (&mut a, &mut b)
+    } else {
+        (&mut b, &mut a)
     };
-    assert!(after.version > state.version);
+    let mv = state.legal[0].square;
+    black
+        .send(&ClientMsg::Move {
+            rid: None,
+            game: room.clone(),
+            square: mv,
+            version: state.version,
+        })
+        .await;
+    let after = white.state_after(state.version).await;
     assert_eq!(after.to_move, Some(Color::White));
     assert_eq!(after.history.len(), 1);
     assert_eq!(after.last.as_ref().map(|p| p.square), Some(mv));
+    let seen = black.state_after(state.version).await;
+    assert_eq!(seen.version, after.version);
 
-    // The same move again is made on a stale version: refused, nothing changes.
-    c.send(&ClientMsg::Move {
-        rid: Some(json!(9)),
-        game,
-        square: mv,
-        version: state.version,
-    })
-    .await;
-    match c.recv().await {
+    // White's answer made on the version before black's move: refused, nothing changes.
+    white
+        .send(&ClientMsg::Move {
+            rid: Some(json!(9)),
+            game: room.clone(),
+            square: after.legal[0].square,
+            version: state.version,
+        })
+        .await;
+    match white.recv().await {
         ServerMsg::Error {
             code, request, rid, ..
         } => {
@@ -189,6 +243,35 @@ async fn the_binary_serves_a_game_to_a_typed_client() {
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
+
+    // The match is played out to the end of the board.
+    let mut s = after;
+    while s.result.is_none() {
+        let mover = if s.to_move == Some(Color::Black) {
+            &mut *black
+        } else {
+            &mut *white
+        };
+        let square = s.legal.first().expect("a legal move").square;
+        mover
+            .send(&ClientMsg::Move {
+                rid: None,
+                game: room.clone(),
+                square,
+                version: s.version,
+            })
+            .await;
+        s = mover.state_after(s.version).await;
+    }
+    let result = s.result.expect("over");
+    assert_eq!(result.reason, "board");
+    let count = s.count.expect("a count");
+    let winner = match count.black.cmp(&count.white) {
+        std::cmp::Ordering::Greater => Some(Color::Black),
+        std::cmp::Ordering::Less => Some(Color::White),
+        std::cmp::Ordering::Equal => None,
+    };
+    assert_eq!(result.winner, winner);
 }
 
 #[test]
@@ -205,27 +288,11 @@ fn a_bad_argument_is_refused_with_the_usage() {
 /// One message of every type a client may send.
 fn every_client_message() -> Vec<ClientMsg> {
     let rid = Some(json!({"n": 1}));
-    let game = || "L1".to_string();
+    let game = || "R1".to_string();
     let room = || "R1".to_string();
     let d3: Square = "d3".parse().unwrap();
     vec![
         ClientMsg::Ping { rid: rid.clone() },
-        ClientMsg::LocalNew {
-            rid: None,
-            mode: LocalMode::Computer,
-            color: Some(Color::White),
-            level: Some(Level::Hard),
-            time: Some(TimeSpec::Combined {
-                secs: 30,
-                input: "5:00".into(),
-            }),
-            board: None,
-        },
-        ClientMsg::LocalResume {
-            rid: None,
-            game: game(),
-            token: "t".into(),
-        },
         ClientMsg::Move {
             rid: rid.clone(),
             game: game(),
@@ -242,10 +309,6 @@ fn every_client_message() -> Vec<ClientMsg> {
             game: game(),
         },
         ClientMsg::Sync {
-            rid: None,
-            game: game(),
-        },
-        ClientMsg::LocalClose {
             rid: None,
             game: game(),
         },

@@ -7,7 +7,7 @@ use reversi::core::{Color, Square};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Level, LocalMode, TimeSpec};
+use super::Level;
 
 /// Everything the server sends, as a Rust client reads it. `PROTOCOL.md` describes each message.
 ///
@@ -56,26 +56,8 @@ pub enum ServerMsg {
         #[serde(default)]
         rid: Option<Value>,
     },
-    /// The full state of a game of one connection or of a room.
+    /// The full state of an online or hosted room.
     State(Box<State>),
-    /// A game of one connection was created or resumed.
-    LocalStarted {
-        /// The game's id.
-        game: String,
-        /// The token to resume it with (`local_resume`).
-        token: String,
-        /// The `rid` of the request.
-        #[serde(default)]
-        rid: Option<Value>,
-    },
-    /// The answer to `local_close`.
-    LocalClosed {
-        /// The game's id.
-        game: String,
-        /// The `rid` of the request.
-        #[serde(default)]
-        rid: Option<Value>,
-    },
     /// The connection's online identity.
     Guest {
         /// The player's id.
@@ -146,16 +128,13 @@ pub struct Rate {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StateKind {
-    /// A game of one connection.
-    Local,
     /// An online room (random match or invite).
     Online,
     /// A hosted room.
     Hosted,
 }
 
-/// A full `state` message: the common header, the board, and the fields of its kind (those of the
-/// other kind are `None` or empty).
+/// A full `state` message of a room: the common header, the board, and the room's fields.
 ///
 /// ```
 /// use reversi_server::protocol::{ServerMsg, StateKind};
@@ -168,17 +147,16 @@ pub enum StateKind {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// A game of one connection or a room.
+    /// An online or a hosted room.
     pub kind: StateKind,
-    /// The game's id (a room's id for rooms).
+    /// The room's id (the game's id is the room's).
     pub game: String,
-    /// The room's id (rooms only).
+    /// The room's id.
     #[serde(default)]
     pub room: Option<String>,
     /// The state version: it goes up with every change.
     pub version: u64,
-    /// `playing` or `over` for a game of one connection; `waiting`, `playing`, `paused`, `over`
-    /// or `closed` for a room.
+    /// `waiting`, `playing`, `paused`, `over` or `closed`.
     pub status: String,
     /// How the (last) game ended, if it did.
     #[serde(default)]
@@ -212,24 +190,6 @@ pub struct State {
     /// The clock; `None` for a room without a game.
     #[serde(default)]
     pub clock: Option<ClockView>,
-    /// Games of one connection: who plays.
-    #[serde(default)]
-    pub mode: Option<LocalMode>,
-    /// Games of one connection against the computer: the person's colour.
-    #[serde(default)]
-    pub human: Option<Color>,
-    /// Games of one connection against the computer: its level.
-    #[serde(default)]
-    pub level: Option<Level>,
-    /// Games of one connection: the time control as asked for.
-    #[serde(default)]
-    pub time: Option<TimeSpec>,
-    /// Games of one connection: whether `undo` would be accepted now.
-    #[serde(default)]
-    pub can_undo: Option<bool>,
-    /// Games of one connection: whether the computer is computing its move.
-    #[serde(default)]
-    pub thinking: Option<bool>,
     /// Rooms: the version of the current turn.
     #[serde(default)]
     pub turn_version: Option<u64>,
