@@ -247,10 +247,10 @@ pub enum LocalError {
     #[error("it is not the computer's turn")]
     NotComputersTurn,
     /// The rules refuse the move.
-    #[error("illegal move: {0}")]
+    #[error("{0}")]
     IllegalMove(#[source] CoreError),
     /// There is no move to take back.
-    #[error("there is no move to undo")]
+    #[error("nothing to undo")]
     NothingToUndo,
     /// The engine could not choose a move.
     #[error("the computer could not choose a move: {0}")]
