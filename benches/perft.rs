@@ -9,7 +9,7 @@ use criterion::measurement::WallTime;
 use criterion::{
     black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput,
 };
-use reversi::core::movegen;
+use reversi::core::movegen::{self, MoveGen};
 use reversi::core::perft::{perft_raw, Convention, Kernel};
 use reversi::core::{Move, Position, Square};
 
@@ -59,17 +59,11 @@ fn movegen_benches(c: &mut Criterion) {
     bench_each(&mut g, "portable", &boards, |(p, o)| {
         movegen::legal_moves(p, o)
     });
-    #[cfg(target_arch = "x86_64")]
-    if movegen::avx2::available() {
-        bench_each(&mut g, "avx2", &boards, |(p, o)| {
-            movegen::avx2::legal_moves(p, o)
-        });
+    if let Some(k) = movegen::Avx2::detect() {
+        bench_each(&mut g, "avx2", &boards, |(p, o)| k.legal_moves(p, o));
     }
-    #[cfg(target_arch = "x86_64")]
-    if movegen::avx512::available() {
-        bench_each(&mut g, "avx512", &boards, |(p, o)| {
-            movegen::avx512::legal_moves(p, o)
-        });
+    if let Some(k) = movegen::Avx512::detect() {
+        bench_each(&mut g, "avx512", &boards, |(p, o)| k.legal_moves(p, o));
     }
     g.finish();
 
@@ -92,17 +86,11 @@ fn movegen_benches(c: &mut Criterion) {
     bench_each(&mut g, "portable", &moves, |(p, o, sq)| {
         movegen::flips(p, o, sq)
     });
-    #[cfg(target_arch = "x86_64")]
-    if movegen::avx2::available() {
-        bench_each(&mut g, "avx2", &moves, |(p, o, sq)| {
-            movegen::avx2::flips(p, o, sq)
-        });
+    if let Some(k) = movegen::Avx2::detect() {
+        bench_each(&mut g, "avx2", &moves, |(p, o, sq)| k.flips(p, o, sq));
     }
-    #[cfg(target_arch = "x86_64")]
-    if movegen::avx512::available() {
-        bench_each(&mut g, "avx512", &moves, |(p, o, sq)| {
-            movegen::avx512::flips(p, o, sq)
-        });
+    if let Some(k) = movegen::Avx512::detect() {
+        bench_each(&mut g, "avx512", &moves, |(p, o, sq)| k.flips(p, o, sq));
     }
     g.finish();
 

@@ -65,10 +65,8 @@ fn main() -> ExitCode {
                 }
             },
             "--depth-only" => depth_only = true,
-            "--kernel" => match args.next().as_deref() {
-                Some("portable") => kernel = Kernel::Portable,
-                Some("avx2") => kernel = Kernel::Avx2,
-                Some("avx512") => kernel = Kernel::Avx512,
+            "--kernel" => match args.next().map(|k| k.parse::<Kernel>()) {
+                Some(Ok(k)) => kernel = k,
                 _ => {
                     eprintln!("perft: --kernel needs portable, avx2 or avx512");
                     return usage();
@@ -85,7 +83,7 @@ fn main() -> ExitCode {
         }
     }
     let Some(depth) = depth else { return usage() };
-    if !Kernel::available().contains(&kernel) {
+    if !kernel.is_available() {
         eprintln!("perft: this CPU cannot run the {kernel:?} kernel");
         return ExitCode::from(2);
     }
@@ -96,11 +94,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let opts = PerftOptions {
-        threads,
-        hash: hash.as_ref(),
-        kernel,
-    };
+    let opts = PerftOptions::new()
+        .with_threads(threads)
+        .with_hash_opt(hash.as_ref())
+        .with_kernel(kernel);
     let start = Position::initial();
     let first = if depth_only { depth } else { 1 };
     for d in first..=depth {

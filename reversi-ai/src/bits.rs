@@ -9,44 +9,17 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
 const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 
-/// Legal moves of `p` against `o`.
+/// Legal moves of `p` against `o` (portable: for the code outside the search, which runs on
+/// the kernel chosen at its entry).
 #[inline(always)]
 pub(crate) fn legal(p: u64, o: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if use_avx() {
-            return movegen::avx2::legal_moves(p, o);
-        }
-    }
     movegen::legal_moves(p, o)
 }
 
-/// Discs flipped by `p` playing `sq`.
+/// Discs flipped by `p` playing `sq` (portable, as [`legal`]).
 #[inline(always)]
 pub(crate) fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if use_avx() {
-            return movegen::avx2::flips(p, o, sq as u8);
-        }
-    }
     movegen::flips(p, o, sq as u8)
-}
-
-/// Whether to use the AVX2 kernels of `reversi_core::movegen::avx2` (detected once).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn use_avx() -> bool {
-    static U: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(2);
-    match U.load(std::sync::atomic::Ordering::Relaxed) {
-        0 => false,
-        1 => true,
-        _ => {
-            let v = movegen::avx2::available();
-            U.store(v as u8, std::sync::atomic::Ordering::Relaxed);
-            v
-        }
-    }
 }
 
 /// The squares next to any square of `b` (not including `b` itself unless adjacent).

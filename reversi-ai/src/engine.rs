@@ -4,11 +4,12 @@ use crate::bits::{flips, legal};
 use crate::eval;
 use crate::rng::Rng;
 use crate::search::{Search, INF, WIN};
+use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Limits, SearchResult};
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A move chooser that any frontend drives the same way: give it a position, limits and a stop
 /// flag; it returns a legal move (a pass only when the side to move must pass).
@@ -304,7 +305,7 @@ const NORMAL_DEPTH: u32 = 3;
 struct Budget<'a> {
     stop: &'a AtomicBool,
     nodes: Option<u64>,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     aborted: bool,
 }
 
@@ -315,7 +316,7 @@ impl Budget<'_> {
             self.aborted = self.stop.load(Ordering::Relaxed)
                 || self.nodes.is_some_and(|n| nodes >= n)
                 // The clock is read every 64 nodes (and at the first).
-                || (nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d));
+                || (nodes & 63 == 0 && self.deadline.is_some_and(|d| d.passed()));
         }
         self.aborted
     }
@@ -405,7 +406,7 @@ impl Engine for Normal {
         let mut budget = Budget {
             stop,
             nodes: limits.nodes,
-            deadline: limits.time.map(|t| Instant::now() + t),
+            deadline: limits.deadline(),
             aborted: false,
         };
         self.nodes = 0;
@@ -570,9 +571,8 @@ impl Engine for SearchEngine {
         if let Some(r) = forced(pos) {
             return r;
         }
-        let start = Instant::now();
         let lim = self.limits.min(*limits);
-        let deadline = lim.time.map(|t| start + t);
+        let deadline = lim.deadline();
         let (p, o) = (pos.player().0, pos.opponent().0);
         let empties = pos.empty().count();
         let moves = legal(p, o);
@@ -626,7 +626,7 @@ impl Engine for SearchEngine {
             }
             if let (Some(t), false) = (lim.time, solving) {
                 // The next iteration would most likely not finish in time.
-                if start.elapsed() * 3 > t {
+                if deadline.is_some_and(|d| d.elapsed() * 3 > t) {
                     break;
                 }
             }

@@ -5,7 +5,6 @@ use crate::tt::TransTable;
 use crate::{AiError, Limits, Scoring};
 use reversi_core::{Move, Position};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// The score of one legal move.
 ///
@@ -81,7 +80,7 @@ pub fn hints(
     let bits = (empties + 2).clamp(10, 21);
     let mut mid_tt = TransTable::new(bits.min(18));
     let mut end_tt = TransTable::new(bits);
-    let deadline = limits.time.map(|t| Instant::now() + t);
+    let deadline = limits.deadline();
     let mut s = Search::new(&mut mid_tt, &mut end_tt, stop, limits.nodes, deadline);
     s.wof = scoring == Scoring::Wof;
     let (p, o) = (pos.player().0, pos.opponent().0);

@@ -32,6 +32,7 @@
 //! board ([`Scoring::DiscDifference`], what the game shows) or with the empty squares given
 //! to the winner ([`Scoring::Wof`], what FFO files report).
 #![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 mod bits;
 mod engine;
@@ -43,6 +44,7 @@ mod limits;
 mod rng;
 mod search;
 mod solver;
+mod time;
 mod tt;
 
 pub use engine::{engine_from_name, Easy, Engine, Level, Normal, SearchEngine, HARD_TIME};
@@ -52,3 +54,4 @@ pub use handle::SearchHandle;
 pub use hints::{hints, Hint};
 pub use limits::{Limits, SearchResult};
 pub use solver::{solve, Scoring, Solution, SolveOptions, Solver};
+pub use time::TimeSource;

@@ -1,5 +1,6 @@
 //! Search limits and results, as plain data.
 
+use crate::time::{Deadline, TimeSource};
 use reversi_core::Move;
 use std::time::Duration;
 
@@ -31,6 +32,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Maximum wall time.
     pub time: Option<Duration>,
+    /// Where the time is read; `None` is [`TimeSource::system`].
+    pub time_source: Option<TimeSource>,
 }
 
 fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
@@ -53,6 +56,7 @@ impl Limits {
         depth: None,
         nodes: None,
         time: None,
+        time_source: None,
     };
 
     /// No limit, same as [`Limits::NONE`]: the start of a builder.
@@ -123,6 +127,7 @@ impl Limits {
             depth: Some(depth),
             nodes: None,
             time: None,
+            time_source: None,
         }
     }
 
@@ -139,6 +144,7 @@ impl Limits {
             depth: None,
             nodes: Some(nodes),
             time: None,
+            time_source: None,
         }
     }
 
@@ -156,6 +162,7 @@ impl Limits {
             depth: None,
             nodes: None,
             time: Some(time),
+            time_source: None,
         }
     }
 
@@ -173,7 +180,29 @@ impl Limits {
             depth: min_opt(self.depth, other.depth),
             nodes: min_opt(self.nodes, other.nodes),
             time: min_opt(self.time, other.time),
+            time_source: self.time_source.or(other.time_source),
         }
+    }
+
+    /// These limits with the time read from `source` (replacing any source).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Limits, TimeSource};
+    /// let l = Limits::NONE.with_time_source(TimeSource::system());
+    /// assert_eq!(l.time_source, Some(TimeSource::system()));
+    /// ```
+    #[must_use]
+    pub const fn with_time_source(mut self, source: TimeSource) -> Limits {
+        self.time_source = Some(source);
+        self
+    }
+
+    /// The deadline of the time limit, counted from now on the time source.
+    pub(crate) fn deadline(&self) -> Option<Deadline> {
+        self.time
+            .map(|t| Deadline::after(self.time_source.unwrap_or_default(), t))
     }
 }
 

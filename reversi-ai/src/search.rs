@@ -1,11 +1,14 @@
 //! The search core: midgame alpha-beta (PVS) on the Hard evaluation, and the exact endgame
 //! solver (PVS with transposition table, fastest-first/parity ordering, stability cutoff,
 //! enhanced transposition cutoff and special-cased last four empties).
+#![allow(clippy::needless_range_loop)]
 
+use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
 use crate::eval;
+use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
+use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 pub(crate) const INF: i32 = 30000;
 /// Midgame scores of finished games: `WIN + disc difference`.
@@ -70,7 +73,7 @@ impl MoveList {
 pub(crate) struct Search<'a> {
     pub nodes: u64,
     node_limit: u64,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     stop: &'a AtomicBool,
     next_check: u64,
     pub aborted: bool,
@@ -78,27 +81,43 @@ pub(crate) struct Search<'a> {
     pub wof: bool,
     pub mid_tt: &'a mut TransTable,
     pub end_tt: &'a mut TransTable,
-    /// Whether the CPU has the AVX2 kernel.
-    avx2: bool,
+    /// The move generation kernel, detected once when the search is made.
+    kernel: SearchKernel,
+}
+
+/// A move generation kernel that this CPU has (the value proves it), as the search runs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SearchKernel {
+    Portable(Portable),
+    Avx2(Avx2),
+    Avx512(Avx512),
+}
+
+impl SearchKernel {
+    /// The fastest kernel of this CPU for the search.
+    pub(crate) fn best() -> SearchKernel {
+        if let Some(g) = Avx512::detect() {
+            SearchKernel::Avx512(g)
+        } else if let Some(g) = Avx2::detect() {
+            SearchKernel::Avx2(g)
+        } else {
+            SearchKernel::Portable(Portable)
+        }
+    }
+
+    /// Every kernel this CPU has, portable first.
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<SearchKernel> {
+        let mut v = vec![SearchKernel::Portable(Portable)];
+        v.extend(Avx2::detect().map(SearchKernel::Avx2));
+        v.extend(Avx512::detect().map(SearchKernel::Avx512));
+        v
+    }
 }
 
 #[inline(always)]
 fn child(p: u64, o: u64, m: &Mv) -> (u64, u64) {
     (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq))
-}
-
-/// Calls the routine `$f` of the best kernel this CPU has.
-macro_rules! dispatch {
-    ($s:ident, $f:ident($($a:expr),*)) => {{
-        #[cfg(target_arch = "x86_64")]
-        {
-            if $s.avx2 {
-                // SAFETY: `avx2` is set only when the CPU has the features of the kernel.
-                return unsafe { avx2::$f($s, $($a),*) };
-            }
-        }
-        portable::$f($s, $($a),*)
-    }};
 }
 
 impl<'a> Search<'a> {
@@ -107,7 +126,7 @@ impl<'a> Search<'a> {
         end_tt: &'a mut TransTable,
         stop: &'a AtomicBool,
         node_limit: Option<u64>,
-        deadline: Option<Instant>,
+        deadline: Option<Deadline>,
     ) -> Search<'a> {
         crate::bits::init();
         let node_limit = node_limit.unwrap_or(u64::MAX);
@@ -121,10 +140,7 @@ impl<'a> Search<'a> {
             wof: false,
             mid_tt,
             end_tt,
-            #[cfg(target_arch = "x86_64")]
-            avx2: reversi_core::movegen::avx2::available(),
-            #[cfg(not(target_arch = "x86_64"))]
-            avx2: false,
+            kernel: SearchKernel::best(),
         }
     }
 
@@ -143,7 +159,7 @@ impl<'a> Search<'a> {
     fn check(&mut self) -> bool {
         if self.nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.deadline.is_some_and(|d| d.passed())
         {
             self.aborted = true;
         }
@@ -194,18 +210,30 @@ impl<'a> Search<'a> {
         order: &[u8],
         all_exact: bool,
     ) -> Option<Vec<(u8, i32)>> {
-        dispatch!(self, mid_root(p, o, depth, order, all_exact))
+        match self.kernel {
+            SearchKernel::Portable(g) => mid_root(g, self, p, o, depth, order, all_exact),
+            SearchKernel::Avx2(g) => mid_root(g, self, p, o, depth, order, all_exact),
+            SearchKernel::Avx512(g) => mid_root(g, self, p, o, depth, order, all_exact),
+        }
     }
 
     /// Exact score of a position by any number of empties.
     pub fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-        dispatch!(self, exact(p, o, alpha, beta))
+        match self.kernel {
+            SearchKernel::Portable(g) => exact(g, self, p, o, alpha, beta),
+            SearchKernel::Avx2(g) => exact(g, self, p, o, alpha, beta),
+            SearchKernel::Avx512(g) => exact(g, self, p, o, alpha, beta),
+        }
     }
 
     /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
     /// pass or finished game).
     pub fn end_root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
-        dispatch!(self, end_root(p, o, alpha, beta))
+        match self.kernel {
+            SearchKernel::Portable(g) => end_root(g, self, p, o, alpha, beta),
+            SearchKernel::Avx2(g) => end_root(g, self, p, o, alpha, beta),
+            SearchKernel::Avx512(g) => end_root(g, self, p, o, alpha, beta),
+        }
     }
 }
 
@@ -253,524 +281,308 @@ macro_rules! pvs_loop {
     };
 }
 
-/// The search routines, compiled once per movegen kernel: `$legal` and `$flips` are inlined, and
-/// the attributes (`#[target_feature]`) apply to every routine, so that a feature check happens
-/// once at the root.
-macro_rules! search_kernel {
-    ($modname:ident, $legal:path, $flips:path, $(#[$tf:meta])*) => {
-        mod $modname {
-            #![allow(clippy::needless_range_loop)]
-            use super::*;
-            use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
+// The search routines, written once and compiled per movegen kernel (`G`). A routine that is
+// not inlined (`name`) runs its body (`name_body`) compiled with the kernel's CPU features, so
+// that the kernel's operations inline into it: the recursive ones through `SearchGen::call` (its
+// arguments stay in registers), the others through `MoveGen::run`. The CPU is checked once, at
+// the entry (`Search::mid_root`, `exact`, `end_root`).
 
-    /// Legal moves of `p` against `o`.
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn legal(p: u64, o: u64) -> u64 {
-        $legal(p, o)
+/// The recursive routines of the search, as `SearchGen::call` selects them.
+const MID: u8 = 0;
+const MID_ORD: u8 = 1;
+const END: u8 = 2;
+const SHALLOW: u8 = 3;
+const SOLVE4: u8 = 4;
+const SOLVE3: u8 = 5;
+const SOLVE2: u8 = 6;
+
+/// The recursive routine `R` with its arguments: the window, and `a`, `b` as the routine needs
+/// (the depth or the empties in `a`; the squares of `solve2` in `a` and `b`; those of `solve3`
+/// in the bytes of `a` and in `b`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn routine<G: SearchGen, const R: u8>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    a: u32,
+    b: u32,
+) -> i32 {
+    match R {
+        MID => mid_body::<G, false>(g, sr, p, o, a, alpha, beta),
+        MID_ORD => mid_body::<G, true>(g, sr, p, o, a, alpha, beta),
+        END => end_body(g, sr, p, o, alpha, beta, a),
+        SHALLOW => shallow_body(g, sr, p, o, alpha, beta, a),
+        SOLVE4 => solve4_body(g, sr, p, o, alpha, beta),
+        SOLVE3 => solve3_body(g, sr, p, o, alpha, beta, [a & 0xFF, a >> 8, b]),
+        _ => solve2_body(g, sr, p, o, alpha, beta, a, b),
     }
+}
 
-    /// Discs flipped by `p` playing `sq`.
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn flips(p: u64, o: u64, sq: u32) -> u64 {
-        $flips(p, o, sq as u8)
-    }
-
-    /// Corners counted twice: the mobility measure of fastest-first ordering.
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn weighted_mobility(p: u64, o: u64) -> i32 {
-        let m = legal(p, o);
-        (m.count_ones() + (m & CORNERS).count_ones()) as i32
-    }
-
-    /// The Hard evaluation (see [`eval::hard_with_mobility`]).
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn hard(p: u64, o: u64) -> i32 {
-        eval::hard_with_mobility(p, o, legal(p, o), legal(o, p))
-    }
-
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn move_list(p: u64, o: u64, mut moves: u64) -> MoveList {
-        let mut l = MoveList {
-            n: 0,
-            m: [Mv::default(); 36],
-        };
-        while moves != 0 && l.n < 36 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            l.m[l.n] = Mv {
-                sq: sq as u8,
-                flips: flips(p, o, sq),
-                score: 0,
-            };
-            l.n += 1;
-        }
-        l
-    }
-
-
-
-    /// The evaluation of the endgame's ordering searches, from the mover's view: mobility
-    /// (corners counted twice), potential mobility, corners and stable edge discs. Unlike the
-    /// Hard evaluation it has no square table: X- and C-square moves, often the best ones late
-    /// in the game, are not put last.
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn order_eval(p: u64, o: u64) -> i32 {
-        let filled = p | o;
-        let mob = weighted_mobility(p, o) - weighted_mobility(o, p);
-        let near_empty = crate::bits::neighbours(!filled);
-        let pot = (o & near_empty).count_ones() as i32 - (p & near_empty).count_ones() as i32;
-        let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
-        let stable = if filled & CORNERS != 0 {
-            edge_stable(p, o).count_ones() as i32 - edge_stable(o, p).count_ones() as i32
-        } else {
-            0
-        };
-        let [wm, wp, wc, ws] = ORDER_EVAL;
-        wm * mob + wp * pot + wc * corners + ws * stable
-    }
-
-    /// The evaluation at the leaves of [`mid`]: the Hard evaluation, or [`order_eval`] in the
-    /// endgame's ordering searches (`ORD`).
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn leaf<const ORD: bool>(p: u64, o: u64) -> i32 {
-        if ORD {
-            order_eval(p, o)
-        } else {
-            hard(p, o)
-        }
-    }
-
-    /// Alpha-beta (PVS), `depth` plies, on the Hard evaluation, or on [`order_eval`] when `ORD`
-    /// (the endgame's ordering searches). The two kinds keep their scores apart in the table:
-    /// an ordering search files a position (`p`, `o`) under the key (`p | o`, `o`), which no
-    /// position has.
-    $(#[$tf])*
-    pub(super) fn mid<const ORD: bool>(sr: &mut Search<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        if sr.tick() {
-            return 0;
-        }
-        if depth == 0 {
-            return leaf::<ORD>(p, o);
-        }
-        let moves = legal(p, o);
-        if moves == 0 {
-            if legal(o, p) == 0 {
-                return Search::mid_terminal(p, o);
-            }
-            return -mid::<ORD>(sr, o, p, depth - 1, -beta, -alpha);
-        }
-        if depth == 1 {
-            let mut best = -INF;
-            let mut mm = moves;
-            while mm != 0 {
-                let sq = mm.trailing_zeros();
-                mm &= mm - 1;
-                let f = flips(p, o, sq);
-                sr.nodes += 1;
-                let s = -leaf::<ORD>(o ^ f, p ^ f ^ (1 << sq));
-                if s > best {
-                    best = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-            return best;
-        }
-        let key = if ORD { (p | o, o) } else { (p, o) };
-        let mut tt_mv = NO_MOVE;
-        if let Some(e) = sr.mid_tt.probe(key.0, key.1) {
-            tt_mv = e.mv;
-            if u32::from(e.depth) >= depth {
-                let (l, u) = (i32::from(e.lower), i32::from(e.upper));
-                if l >= beta {
-                    return l;
-                }
-                if u <= alpha {
-                    return u;
-                }
-                if l == u {
-                    return l;
-                }
-            }
-        }
-        let mut list = move_list(p, o, moves);
-        for m in &mut list.m[..list.n] {
-            let (np, no) = child(p, o, m);
-            m.score = if m.sq == tt_mv {
-                1 << 30
-            } else if depth >= 4 {
-                -hard(np, no) - 8 * weighted_mobility(np, no)
-            } else {
-                -weighted_mobility(np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
-            };
-        }
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_mv = NO_MOVE;
-        pvs_loop!(sr, list, p, o, alpha, beta, best, best_mv, |i| i == 0,
-            |np, no, a, b| -mid::<ORD>(sr, np, no, depth - 1, a, b));
-        sr.mid_tt.store(key.0, key.1, depth, alpha0, beta, best, best_mv);
-        best
-    }
-
-    /// Midgame search of each root move; returns the moves with their scores, best first (the
-    /// scores of moves after the first are bounds unless `all_exact`).
-    $(#[$tf])*
-    pub(super) fn mid_root(
+/// A kernel as the search runs it: [`MoveGen`], and the entry to the recursive routines
+/// compiled with the kernel's CPU features (one function per routine and kernel, taking its
+/// arguments in registers, unlike a closure through [`MoveGen::run`]).
+pub(crate) trait SearchGen: MoveGen {
+    /// Runs the routine `R` (see [`routine`]).
+    #[allow(clippy::too_many_arguments)]
+    fn call<const R: u8>(
+        self,
         sr: &mut Search<'_>,
         p: u64,
         o: u64,
-        depth: u32,
-        order: &[u8],
-        all_exact: bool,
-    ) -> Option<Vec<(u8, i32)>> {
-        let mut out = Vec::with_capacity(order.len());
-        let mut alpha = -INF;
-        for (i, &sq) in order.iter().enumerate() {
-            let f = flips(p, o, u32::from(sq));
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let s = if all_exact || i == 0 {
-                -mid::<false>(sr, np, no, depth - 1, -INF, INF)
-            } else {
-                let s = -mid::<false>(sr, np, no, depth - 1, -alpha - 1, -alpha);
-                if s > alpha && !sr.aborted {
-                    -mid::<false>(sr, np, no, depth - 1, -INF, -alpha)
-                } else {
-                    s
-                }
-            };
-            if sr.aborted {
-                return None;
-            }
-            alpha = alpha.max(s);
-            out.push((sq, s));
-        }
-        out.sort_by_key(|m| std::cmp::Reverse(m.1));
-        Some(out)
-    }
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32;
+}
 
-    /// Exact score of the position with one empty square `x`, the mover owning `p`.
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn solve1(sr: &mut Search<'_>, p: u64, x: u32) -> i32 {
-        sr.nodes += 1;
-        let n = p.count_ones() as i32;
-        let f = count_last_flip(x, p);
-        if f > 0 {
-            return 2 * (n + f + 1) - 64;
+impl SearchGen for Portable {
+    #[inline(always)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32 {
+        #[allow(clippy::too_many_arguments)]
+        fn entry<const R: u8>(
+            g: Portable,
+            sr: &mut Search<'_>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            a: u32,
+            b: u32,
+        ) -> i32 {
+            routine::<Portable, R>(g, sr, p, o, alpha, beta, a, b)
         }
-        let o = !p & !(1u64 << x);
-        let f = count_last_flip(x, o);
-        if f > 0 {
-            return 2 * (n - f) - 64;
-        }
-        let d = 2 * n - 63;
-        if sr.wof {
-            if d > 0 {
-                d + 1
-            } else {
-                d - 1
-            }
-        } else {
-            d
-        }
+        entry::<R>(self, sr, p, o, alpha, beta, a, b)
     }
+}
 
-    $(#[$tf])*
-    pub(super) fn solve2(sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
-        sr.nodes += 1;
-        let mut best = -INF;
-        if NEIGHBOUR[x1 as usize] & o != 0 {
-            let f = flips(p, o, x1);
-            if f != 0 {
-                best = -solve1(sr, o ^ f, x2);
-                if best >= beta {
-                    return best;
-                }
+impl SearchGen for Avx2 {
+    #[inline(always)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+            #[allow(clippy::too_many_arguments)]
+            fn entry<const R: u8>(
+                g: Avx2,
+                sr: &mut Search<'_>,
+                p: u64,
+                o: u64,
+                alpha: i32,
+                beta: i32,
+                a: u32,
+                b: u32,
+            ) -> i32 {
+                routine::<Avx2, R>(g, sr, p, o, alpha, beta, a, b)
             }
+            // SAFETY: an `Avx2` exists only when `Avx2::detect` found these CPU features.
+            unsafe { entry::<R>(self, sr, p, o, alpha, beta, a, b) }
         }
-        if NEIGHBOUR[x2 as usize] & o != 0 {
-            let f = flips(p, o, x2);
-            if f != 0 {
-                let s = -solve1(sr, o ^ f, x1);
-                return s.max(best);
-            }
-        }
-        if best > -INF {
-            return best;
-        }
-        // pass
-        let mut best = INF;
-        if NEIGHBOUR[x1 as usize] & p != 0 {
-            let f = flips(o, p, x1);
-            if f != 0 {
-                best = solve1(sr, p ^ f, x2);
-                if best <= alpha {
-                    return best;
-                }
-            }
-        }
-        if NEIGHBOUR[x2 as usize] & p != 0 {
-            let f = flips(o, p, x2);
-            if f != 0 {
-                let s = solve1(sr, p ^ f, x1);
-                return s.min(best);
-            }
-        }
-        if best < INF {
-            return best;
-        }
-        sr.terminal(p, o)
+        #[cfg(not(target_arch = "x86_64"))]
+        self.run(move |g| routine::<Avx2, R>(g, sr, p, o, alpha, beta, a, b))
     }
+}
 
-    $(#[$tf])*
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn solve3(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 3]) -> i32 {
-        sr.nodes += 1;
-        let mut best = -INF;
-        let rest = [(x[1], x[2]), (x[0], x[2]), (x[0], x[1])];
-        for i in 0..3 {
-            let sq = x[i];
-            if NEIGHBOUR[sq as usize] & o == 0 {
-                continue;
+impl SearchGen for Avx512 {
+    #[inline(always)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(
+                enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+            )]
+            #[allow(clippy::too_many_arguments)]
+            fn entry<const R: u8>(
+                g: Avx512,
+                sr: &mut Search<'_>,
+                p: u64,
+                o: u64,
+                alpha: i32,
+                beta: i32,
+                a: u32,
+                b: u32,
+            ) -> i32 {
+                routine::<Avx512, R>(g, sr, p, o, alpha, beta, a, b)
             }
-            let f = flips(p, o, sq);
-            if f == 0 {
-                continue;
-            }
-            let (a, b) = rest[i];
-            let s = -solve2(sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
-            if s > best {
-                best = s;
-                if s >= beta {
-                    return s;
-                }
-                if s > alpha {
-                    alpha = s;
-                }
-            }
+            // SAFETY: an `Avx512` exists only when `Avx512::detect` found these CPU features.
+            unsafe { entry::<R>(self, sr, p, o, alpha, beta, a, b) }
         }
-        if best > -INF {
-            return best;
-        }
-        // pass: the opponent moves, minimising
-        let mut best = INF;
-        let mut beta = beta;
-        for i in 0..3 {
-            let sq = x[i];
-            if NEIGHBOUR[sq as usize] & p == 0 {
-                continue;
-            }
-            let f = flips(o, p, sq);
-            if f == 0 {
-                continue;
-            }
-            let (a, b) = rest[i];
-            let s = solve2(sr, p ^ f, o ^ f ^ (1 << sq), alpha, beta, a, b);
-            if s < best {
-                best = s;
-                if s <= alpha {
-                    return s;
-                }
-                if s < beta {
-                    beta = s;
-                }
-            }
-        }
-        if best < INF {
-            return best;
-        }
-        sr.terminal(p, o)
+        #[cfg(not(target_arch = "x86_64"))]
+        self.run(move |g| routine::<Avx512, R>(g, sr, p, o, alpha, beta, a, b))
     }
+}
 
-    $(#[$tf])*
-    pub(super) fn solve4(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
-        sr.nodes += 1;
-        let empty = !(p | o);
-        // Squares in odd quadrants first (parity).
-        let odd = odd_empties(empty);
-        let mut x = [0u32; 4];
-        let mut k = 0;
-        for set in [
-            odd & !BAD,
-            odd & BAD,
-            empty & !odd & !BAD,
-            empty & !odd & BAD,
-        ] {
-            let mut e = set;
-            while e != 0 {
-                x[k] = e.trailing_zeros();
-                e &= e - 1;
-                k += 1;
-            }
-        }
-        debug_assert_eq!(k, 4);
-        let rest = [
-            [x[1], x[2], x[3]],
-            [x[0], x[2], x[3]],
-            [x[0], x[1], x[3]],
-            [x[0], x[1], x[2]],
-        ];
-        let mut best = -INF;
-        for i in 0..4 {
-            let sq = x[i];
-            if NEIGHBOUR[sq as usize] & o == 0 {
-                continue;
-            }
-            let f = flips(p, o, sq);
-            if f == 0 {
-                continue;
-            }
-            let s = -solve3(sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, rest[i]);
-            if s > best {
-                best = s;
-                if s >= beta {
-                    return s;
-                }
-                if s > alpha {
-                    alpha = s;
-                }
-            }
-        }
-        if best > -INF {
-            return best;
-        }
-        if legal(o, p) != 0 {
-            return -solve4(sr, o, p, -beta, -alpha);
-        }
-        sr.terminal(p, o)
-    }
+/// Legal moves of `p` against `o`.
+#[inline(always)]
+fn legal<G: SearchGen>(g: G, p: u64, o: u64) -> u64 {
+    g.legal_moves(p, o)
+}
 
-    /// Alpha-beta at 5 empties (and below, by dispatch): parity and square-class ordering,
-    /// stability cutoff, no table.
-    $(#[$tf])*
-    pub(super) fn shallow(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
-        if empties <= 4 {
-            return match empties {
-                4 => solve4(sr, p, o, alpha, beta),
-                3 => {
-                    let e = !(p | o);
-                    let a = e.trailing_zeros();
-                    let e = e & (e - 1);
-                    let b = e.trailing_zeros();
-                    let e = e & (e - 1);
-                    solve3(sr, p, o, alpha, beta, [a, b, e.trailing_zeros()])
-                }
-                2 => {
-                    let e = !(p | o);
-                    let a = e.trailing_zeros();
-                    let e = e & (e - 1);
-                    solve2(sr, p, o, alpha, beta, a, e.trailing_zeros())
-                }
-                1 => solve1(sr, p, (!(p | o)).trailing_zeros()),
-                _ => sr.terminal(p, o),
-            };
-        }
-        sr.nodes += 1;
-        if alpha >= STAB_THRESHOLD[empties as usize] {
-            let s = 64 - 2 * stable(o, p).count_ones() as i32;
-            if s <= alpha {
-                return s;
-            }
-        }
-        let moves = legal(p, o);
-        if moves == 0 {
-            if legal(o, p) == 0 {
-                return sr.terminal(p, o);
-            }
-            return -shallow(sr, o, p, -beta, -alpha, empties);
-        }
-        let odd = odd_empties(!(p | o));
-        let mut best = -INF;
-        for set in [
-            moves & odd & GOOD,
-            moves & odd & !GOOD & !BAD,
-            moves & odd & BAD,
-            moves & !odd & GOOD,
-            moves & !odd & !GOOD & !BAD,
-            moves & !odd & BAD,
-        ] {
-            let mut mm = set;
-            while mm != 0 {
-                let sq = mm.trailing_zeros();
-                mm &= mm - 1;
-                let f = flips(p, o, sq);
-                let s = -shallow(sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1);
-                if s > best {
-                    best = s;
-                    if s >= beta {
-                        return s;
-                    }
-                    if s > alpha {
-                        alpha = s;
-                    }
-                }
-            }
-        }
-        best
-    }
+#[inline(always)]
+fn flips<G: SearchGen>(g: G, p: u64, o: u64, sq: u32) -> u64 {
+    g.flips(p, o, sq as u8)
+}
 
-    /// Scores moves for ordering in the endgame (the table move, tried before any ordering, is not
-    /// in the list).
-    $(#[$tf])*
-    pub(super) fn order_end(sr: &mut Search<'_>, p: u64, o: u64, list: &mut MoveList, empties: u32) {
-        let odd = odd_empties(!(p | o));
-        let sort_depth = if empties >= ORDER_SEARCH_MIN {
-            (empties - ORDER_SEARCH_MIN + 1).min(ORDER_SEARCH_MAX)
-        } else {
-            0
+#[inline(always)]
+fn weighted_mobility<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
+    let m = legal(g, p, o);
+    (m.count_ones() + (m & CORNERS).count_ones()) as i32
+}
+
+/// The Hard evaluation (see [`eval::hard_with_mobility`]).
+#[inline(always)]
+fn hard<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
+    eval::hard_with_mobility(p, o, legal(g, p, o), legal(g, o, p))
+}
+
+#[inline(always)]
+fn move_list<G: SearchGen>(g: G, p: u64, o: u64, mut moves: u64) -> MoveList {
+    let mut l = MoveList {
+        n: 0,
+        m: [Mv::default(); 36],
+    };
+    while moves != 0 && l.n < 36 {
+        let sq = moves.trailing_zeros();
+        moves &= moves - 1;
+        l.m[l.n] = Mv {
+            sq: sq as u8,
+            flips: flips(g, p, o, sq),
+            score: 0,
         };
-        for m in &mut list.m[..list.n] {
-            let (np, no) = child(p, o, m);
-            if np == 0 {
-                m.score = 1 << 29; // wipe-out
-                continue;
-            }
-            let mob = weighted_mobility(np, no);
-            let [w_mob, w_stable, w_pot, w_parity, w_search] = ORDER_WEIGHTS;
-            let mut s = -mob * w_mob;
-            s += stable_corner_edge(no, np) * w_stable;
-            let near_empty = crate::bits::neighbours(!(np | no));
-            s -= (no & near_empty).count_ones() as i32 * w_pot;
-            if odd >> m.sq & 1 == 1 {
-                s += w_parity;
-            }
-            if sort_depth > 0 {
-                let v = -mid::<true>(sr, np, no, sort_depth - 1, -INF, INF);
-                s += v * w_search;
-            }
-            m.score = s;
-        }
+        l.n += 1;
     }
+    l
+}
 
-    /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow midgame
-    /// searches from 16 empties), transposition table from 7, ETC from 12.
-    $(#[$tf])*
-    pub(super) fn end(sr: &mut Search<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
-        if empties < END_MIN {
-            return shallow(sr, p, o, alpha, beta, empties);
+/// The evaluation of the endgame's ordering searches, from the mover's view: mobility
+/// (corners counted twice), potential mobility, corners and stable edge discs. Unlike the
+/// Hard evaluation it has no square table: X- and C-square moves, often the best ones late
+/// in the game, are not put last.
+#[inline(always)]
+fn order_eval<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
+    let filled = p | o;
+    let mob = weighted_mobility(g, p, o) - weighted_mobility(g, o, p);
+    let near_empty = crate::bits::neighbours(!filled);
+    let pot = (o & near_empty).count_ones() as i32 - (p & near_empty).count_ones() as i32;
+    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+    let stable = if filled & CORNERS != 0 {
+        edge_stable(p, o).count_ones() as i32 - edge_stable(o, p).count_ones() as i32
+    } else {
+        0
+    };
+    let [wm, wp, wc, ws] = ORDER_EVAL;
+    wm * mob + wp * pot + wc * corners + ws * stable
+}
+
+/// The evaluation at the leaves of [`mid`]: the Hard evaluation, or [`order_eval`] in the
+/// endgame's ordering searches (`ORD`).
+#[inline(always)]
+fn leaf<G: SearchGen, const ORD: bool>(g: G, p: u64, o: u64) -> i32 {
+    if ORD {
+        order_eval(g, p, o)
+    } else {
+        hard(g, p, o)
+    }
+}
+
+/// Alpha-beta (PVS), `depth` plies, on the Hard evaluation, or on [`order_eval`] when `ORD`
+/// (the endgame's ordering searches). The two kinds keep their scores apart in the table:
+/// an ordering search files a position (`p`, `o`) under the key (`p | o`, `o`), which no
+/// position has.
+#[inline(always)]
+fn mid<G: SearchGen, const ORD: bool>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    if ORD {
+        g.call::<MID_ORD>(sr, p, o, alpha, beta, depth, 0)
+    } else {
+        g.call::<MID>(sr, p, o, alpha, beta, depth, 0)
+    }
+}
+
+#[inline(always)]
+fn mid_body<G: SearchGen, const ORD: bool>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    if sr.tick() {
+        return 0;
+    }
+    if depth == 0 {
+        return leaf::<G, ORD>(g, p, o);
+    }
+    let moves = legal(g, p, o);
+    if moves == 0 {
+        if legal(g, o, p) == 0 {
+            return Search::mid_terminal(p, o);
         }
-        if sr.tick() {
-            return 0;
-        }
-        if alpha >= STAB_THRESHOLD[empties as usize] {
-            let s = 64 - 2 * stable(o, p).count_ones() as i32;
-            if s <= alpha {
-                return s;
+        return -mid::<G, ORD>(g, sr, o, p, depth - 1, -beta, -alpha);
+    }
+    if depth == 1 {
+        let mut best = -INF;
+        let mut mm = moves;
+        while mm != 0 {
+            let sq = mm.trailing_zeros();
+            mm &= mm - 1;
+            let f = flips(g, p, o, sq);
+            sr.nodes += 1;
+            let s = -leaf::<G, ORD>(g, o ^ f, p ^ f ^ (1 << sq));
+            if s > best {
+                best = s;
+                if s >= beta {
+                    break;
+                }
             }
         }
-        let mut tt_mv = NO_MOVE;
-        let use_tt = empties >= END_TT_MIN;
-        if let Some(e) = if use_tt { sr.end_tt.probe(p, o) } else { None } {
-            tt_mv = e.mv;
+        return best;
+    }
+    let key = if ORD { (p | o, o) } else { (p, o) };
+    let mut tt_mv = NO_MOVE;
+    if let Some(e) = sr.mid_tt.probe(key.0, key.1) {
+        tt_mv = e.mv;
+        if u32::from(e.depth) >= depth {
             let (l, u) = (i32::from(e.lower), i32::from(e.upper));
             if l >= beta {
                 return l;
@@ -782,198 +594,795 @@ macro_rules! search_kernel {
                 return l;
             }
         }
-        let moves = legal(p, o);
-        if moves == 0 {
-            if legal(o, p) == 0 {
-                return sr.terminal(p, o);
+    }
+    let mut list = move_list(g, p, o, moves);
+    for m in &mut list.m[..list.n] {
+        let (np, no) = child(p, o, m);
+        m.score = if m.sq == tt_mv {
+            1 << 30
+        } else if depth >= 4 {
+            -hard(g, np, no) - 8 * weighted_mobility(g, np, no)
+        } else {
+            -weighted_mobility(g, np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
+        };
+    }
+    let alpha0 = alpha;
+    let mut best = -INF;
+    let mut best_mv = NO_MOVE;
+    pvs_loop!(
+        sr,
+        list,
+        p,
+        o,
+        alpha,
+        beta,
+        best,
+        best_mv,
+        |i| i == 0,
+        |np, no, a, b| -mid::<G, ORD>(g, sr, np, no, depth - 1, a, b)
+    );
+    sr.mid_tt
+        .store(key.0, key.1, depth, alpha0, beta, best, best_mv);
+    best
+}
+
+/// Midgame search of each root move; returns the moves with their scores, best first (the
+/// scores of moves after the first are bounds unless `all_exact`).
+#[inline(always)]
+fn mid_root<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    order: &[u8],
+    all_exact: bool,
+) -> Option<Vec<(u8, i32)>> {
+    g.run(
+        #[inline(always)]
+        move |g| mid_root_body::<G>(g, sr, p, o, depth, order, all_exact),
+    )
+}
+
+#[inline(always)]
+fn mid_root_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    order: &[u8],
+    all_exact: bool,
+) -> Option<Vec<(u8, i32)>> {
+    let mut out = Vec::with_capacity(order.len());
+    let mut alpha = -INF;
+    for (i, &sq) in order.iter().enumerate() {
+        let f = flips(g, p, o, u32::from(sq));
+        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let s = if all_exact || i == 0 {
+            -mid::<G, false>(g, sr, np, no, depth - 1, -INF, INF)
+        } else {
+            let s = -mid::<G, false>(g, sr, np, no, depth - 1, -alpha - 1, -alpha);
+            if s > alpha && !sr.aborted {
+                -mid::<G, false>(g, sr, np, no, depth - 1, -INF, -alpha)
+            } else {
+                s
             }
-            return -end(sr, o, p, -beta, -alpha, empties);
+        };
+        if sr.aborted {
+            return None;
         }
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_mv = NO_MOVE;
-        let pv_node = beta > alpha + 1;
-        let mut moves = moves;
-        let mut first = true;
-        if tt_mv != NO_MOVE && moves >> tt_mv & 1 == 1 {
-            // The table's move first, before any ordering work: it often cuts.
-            let f = flips(p, o, u32::from(tt_mv));
-            let s = -end(sr, o ^ f, p ^ f ^ (1 << tt_mv), -beta, -alpha, empties - 1);
-            if sr.aborted {
-                return 0;
+        alpha = alpha.max(s);
+        out.push((sq, s));
+    }
+    out.sort_by_key(|m| std::cmp::Reverse(m.1));
+    Some(out)
+}
+
+/// Exact score of the position with one empty square `x`, the mover owning `p`.
+#[inline(always)]
+fn solve1(sr: &mut Search<'_>, p: u64, x: u32) -> i32 {
+    sr.nodes += 1;
+    let n = p.count_ones() as i32;
+    let f = count_last_flip(x, p);
+    if f > 0 {
+        return 2 * (n + f + 1) - 64;
+    }
+    let o = !p & !(1u64 << x);
+    let f = count_last_flip(x, o);
+    if f > 0 {
+        return 2 * (n - f) - 64;
+    }
+    let d = 2 * n - 63;
+    if sr.wof {
+        if d > 0 {
+            d + 1
+        } else {
+            d - 1
+        }
+    } else {
+        d
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn solve2<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    x1: u32,
+    x2: u32,
+) -> i32 {
+    g.call::<SOLVE2>(sr, p, o, alpha, beta, x1, x2)
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn solve2_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    x1: u32,
+    x2: u32,
+) -> i32 {
+    sr.nodes += 1;
+    let mut best = -INF;
+    if NEIGHBOUR[x1 as usize] & o != 0 {
+        let f = flips(g, p, o, x1);
+        if f != 0 {
+            best = -solve1(sr, o ^ f, x2);
+            if best >= beta {
+                return best;
             }
+        }
+    }
+    if NEIGHBOUR[x2 as usize] & o != 0 {
+        let f = flips(g, p, o, x2);
+        if f != 0 {
+            let s = -solve1(sr, o ^ f, x1);
+            return s.max(best);
+        }
+    }
+    if best > -INF {
+        return best;
+    }
+    // pass
+    let mut best = INF;
+    if NEIGHBOUR[x1 as usize] & p != 0 {
+        let f = flips(g, o, p, x1);
+        if f != 0 {
+            best = solve1(sr, p ^ f, x2);
+            if best <= alpha {
+                return best;
+            }
+        }
+    }
+    if NEIGHBOUR[x2 as usize] & p != 0 {
+        let f = flips(g, o, p, x2);
+        if f != 0 {
+            let s = solve1(sr, p ^ f, x1);
+            return s.min(best);
+        }
+    }
+    if best < INF {
+        return best;
+    }
+    sr.terminal(p, o)
+}
+
+#[inline(always)]
+fn solve3<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    x: [u32; 3],
+) -> i32 {
+    g.call::<SOLVE3>(sr, p, o, alpha, beta, x[0] | x[1] << 8, x[2])
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn solve3_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    x: [u32; 3],
+) -> i32 {
+    sr.nodes += 1;
+    let mut best = -INF;
+    let rest = [(x[1], x[2]), (x[0], x[2]), (x[0], x[1])];
+    for i in 0..3 {
+        let sq = x[i];
+        if NEIGHBOUR[sq as usize] & o == 0 {
+            continue;
+        }
+        let f = flips(g, p, o, sq);
+        if f == 0 {
+            continue;
+        }
+        let (a, b) = rest[i];
+        let s = -solve2(g, sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
+        if s > best {
             best = s;
-            best_mv = tt_mv;
+            if s >= beta {
+                return s;
+            }
+            if s > alpha {
+                alpha = s;
+            }
+        }
+    }
+    if best > -INF {
+        return best;
+    }
+    // pass: the opponent moves, minimising
+    let mut best = INF;
+    let mut beta = beta;
+    for i in 0..3 {
+        let sq = x[i];
+        if NEIGHBOUR[sq as usize] & p == 0 {
+            continue;
+        }
+        let f = flips(g, o, p, sq);
+        if f == 0 {
+            continue;
+        }
+        let (a, b) = rest[i];
+        let s = solve2(g, sr, p ^ f, o ^ f ^ (1 << sq), alpha, beta, a, b);
+        if s < best {
+            best = s;
+            if s <= alpha {
+                return s;
+            }
+            if s < beta {
+                beta = s;
+            }
+        }
+    }
+    if best < INF {
+        return best;
+    }
+    sr.terminal(p, o)
+}
+
+#[inline(always)]
+fn solve4<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    g.call::<SOLVE4>(sr, p, o, alpha, beta, 0, 0)
+}
+
+#[inline(always)]
+fn solve4_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    sr.nodes += 1;
+    let empty = !(p | o);
+    // Squares in odd quadrants first (parity).
+    let odd = odd_empties(empty);
+    let mut x = [0u32; 4];
+    let mut k = 0;
+    for set in [
+        odd & !BAD,
+        odd & BAD,
+        empty & !odd & !BAD,
+        empty & !odd & BAD,
+    ] {
+        let mut e = set;
+        while e != 0 {
+            x[k] = e.trailing_zeros();
+            e &= e - 1;
+            k += 1;
+        }
+    }
+    debug_assert_eq!(k, 4);
+    let rest = [
+        [x[1], x[2], x[3]],
+        [x[0], x[2], x[3]],
+        [x[0], x[1], x[3]],
+        [x[0], x[1], x[2]],
+    ];
+    let mut best = -INF;
+    for i in 0..4 {
+        let sq = x[i];
+        if NEIGHBOUR[sq as usize] & o == 0 {
+            continue;
+        }
+        let f = flips(g, p, o, sq);
+        if f == 0 {
+            continue;
+        }
+        let s = -solve3(g, sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, rest[i]);
+        if s > best {
+            best = s;
+            if s >= beta {
+                return s;
+            }
+            if s > alpha {
+                alpha = s;
+            }
+        }
+    }
+    if best > -INF {
+        return best;
+    }
+    if legal(g, o, p) != 0 {
+        return -solve4(g, sr, o, p, -beta, -alpha);
+    }
+    sr.terminal(p, o)
+}
+
+/// Alpha-beta at 5 empties (and below, by dispatch): parity and square-class ordering,
+/// stability cutoff, no table.
+#[inline(always)]
+fn shallow<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    empties: u32,
+) -> i32 {
+    g.call::<SHALLOW>(sr, p, o, alpha, beta, empties, 0)
+}
+
+#[inline(always)]
+fn shallow_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    empties: u32,
+) -> i32 {
+    if empties <= 4 {
+        return match empties {
+            4 => solve4(g, sr, p, o, alpha, beta),
+            3 => {
+                let e = !(p | o);
+                let a = e.trailing_zeros();
+                let e = e & (e - 1);
+                let b = e.trailing_zeros();
+                let e = e & (e - 1);
+                solve3(g, sr, p, o, alpha, beta, [a, b, e.trailing_zeros()])
+            }
+            2 => {
+                let e = !(p | o);
+                let a = e.trailing_zeros();
+                let e = e & (e - 1);
+                solve2(g, sr, p, o, alpha, beta, a, e.trailing_zeros())
+            }
+            1 => solve1(sr, p, (!(p | o)).trailing_zeros()),
+            _ => sr.terminal(p, o),
+        };
+    }
+    sr.nodes += 1;
+    if alpha >= STAB_THRESHOLD[empties as usize] {
+        let s = 64 - 2 * stable(o, p).count_ones() as i32;
+        if s <= alpha {
+            return s;
+        }
+    }
+    let moves = legal(g, p, o);
+    if moves == 0 {
+        if legal(g, o, p) == 0 {
+            return sr.terminal(p, o);
+        }
+        return -shallow(g, sr, o, p, -beta, -alpha, empties);
+    }
+    let odd = odd_empties(!(p | o));
+    let mut best = -INF;
+    for set in [
+        moves & odd & GOOD,
+        moves & odd & !GOOD & !BAD,
+        moves & odd & BAD,
+        moves & !odd & GOOD,
+        moves & !odd & !GOOD & !BAD,
+        moves & !odd & BAD,
+    ] {
+        let mut mm = set;
+        while mm != 0 {
+            let sq = mm.trailing_zeros();
+            mm &= mm - 1;
+            let f = flips(g, p, o, sq);
+            let s = -shallow(g, sr, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1);
+            if s > best {
+                best = s;
+                if s >= beta {
+                    return s;
+                }
+                if s > alpha {
+                    alpha = s;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Scores moves for ordering in the endgame (the table move, tried before any ordering, is not
+/// in the list).
+#[inline(always)]
+fn order_end<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    list: &mut MoveList,
+    empties: u32,
+) {
+    g.run(
+        #[inline(always)]
+        move |g| order_end_body::<G>(g, sr, p, o, list, empties),
+    )
+}
+
+#[inline(always)]
+fn order_end_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    list: &mut MoveList,
+    empties: u32,
+) {
+    let odd = odd_empties(!(p | o));
+    let sort_depth = if empties >= ORDER_SEARCH_MIN {
+        (empties - ORDER_SEARCH_MIN + 1).min(ORDER_SEARCH_MAX)
+    } else {
+        0
+    };
+    for m in &mut list.m[..list.n] {
+        let (np, no) = child(p, o, m);
+        if np == 0 {
+            m.score = 1 << 29; // wipe-out
+            continue;
+        }
+        let mob = weighted_mobility(g, np, no);
+        let [w_mob, w_stable, w_pot, w_parity, w_search] = ORDER_WEIGHTS;
+        let mut s = -mob * w_mob;
+        s += stable_corner_edge(no, np) * w_stable;
+        let near_empty = crate::bits::neighbours(!(np | no));
+        s -= (no & near_empty).count_ones() as i32 * w_pot;
+        if odd >> m.sq & 1 == 1 {
+            s += w_parity;
+        }
+        if sort_depth > 0 {
+            let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
+            s += v * w_search;
+        }
+        m.score = s;
+    }
+}
+
+/// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow midgame
+/// searches from 16 empties), transposition table from 7, ETC from 12.
+#[inline(always)]
+fn end<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    empties: u32,
+) -> i32 {
+    g.call::<END>(sr, p, o, alpha, beta, empties, 0)
+}
+
+#[inline(always)]
+fn end_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    empties: u32,
+) -> i32 {
+    if empties < END_MIN {
+        return shallow(g, sr, p, o, alpha, beta, empties);
+    }
+    if sr.tick() {
+        return 0;
+    }
+    if alpha >= STAB_THRESHOLD[empties as usize] {
+        let s = 64 - 2 * stable(o, p).count_ones() as i32;
+        if s <= alpha {
+            return s;
+        }
+    }
+    let mut tt_mv = NO_MOVE;
+    let use_tt = empties >= END_TT_MIN;
+    if let Some(e) = if use_tt { sr.end_tt.probe(p, o) } else { None } {
+        tt_mv = e.mv;
+        let (l, u) = (i32::from(e.lower), i32::from(e.upper));
+        if l >= beta {
+            return l;
+        }
+        if u <= alpha {
+            return u;
+        }
+        if l == u {
+            return l;
+        }
+    }
+    let moves = legal(g, p, o);
+    if moves == 0 {
+        if legal(g, o, p) == 0 {
+            return sr.terminal(p, o);
+        }
+        return -end(g, sr, o, p, -beta, -alpha, empties);
+    }
+    let alpha0 = alpha;
+    let mut best = -INF;
+    let mut best_mv = NO_MOVE;
+    let pv_node = beta > alpha + 1;
+    let mut moves = moves;
+    let mut first = true;
+    if tt_mv != NO_MOVE && moves >> tt_mv & 1 == 1 {
+        // The table's move first, before any ordering work: it often cuts.
+        let f = flips(g, p, o, u32::from(tt_mv));
+        let s = -end(
+            g,
+            sr,
+            o ^ f,
+            p ^ f ^ (1 << tt_mv),
+            -beta,
+            -alpha,
+            empties - 1,
+        );
+        if sr.aborted {
+            return 0;
+        }
+        best = s;
+        best_mv = tt_mv;
+        if s > alpha {
+            alpha = s;
+            if s >= beta {
+                if use_tt {
+                    sr.end_tt.store(p, o, empties, alpha0, beta, best, best_mv);
+                }
+                return best;
+            }
+        }
+        moves &= !(1u64 << tt_mv);
+        first = false;
+    }
+    if moves != 0 {
+        let mut list = move_list(g, p, o, moves);
+        if empties > END_TT_MIN {
+            // The children's buckets load while the moves are ordered.
+            for m in &list.m[..list.n] {
+                let (np, no) = child(p, o, m);
+                sr.end_tt.prefetch(np, no);
+            }
+        }
+        if empties >= END_ETC_MIN {
+            for m in &list.m[..list.n] {
+                let (np, no) = child(p, o, m);
+                if let Some(e) = sr.end_tt.probe(np, no) {
+                    let s = -i32::from(e.upper);
+                    if s >= beta {
+                        sr.end_tt.store(p, o, empties, alpha0, beta, s, m.sq);
+                        return s;
+                    }
+                }
+            }
+        }
+        order_end(g, sr, p, o, &mut list, empties);
+        pvs_loop!(
+            sr,
+            list,
+            p,
+            o,
+            alpha,
+            beta,
+            best,
+            best_mv,
+            |i| (i == 0 && first) || !pv_node,
+            |np, no, a, b| -end(g, sr, np, no, a, b, empties - 1)
+        );
+    }
+    if use_tt {
+        sr.end_tt.store(p, o, empties, alpha0, beta, best, best_mv);
+    }
+    best
+}
+
+/// Exact score of a position by any number of empties (dispatches to the right routine).
+#[inline(always)]
+fn exact<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    g.run(
+        #[inline(always)]
+        move |g| exact_body::<G>(g, sr, p, o, alpha, beta),
+    )
+}
+
+#[inline(always)]
+fn exact_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    let empties = (!(p | o)).count_ones();
+    end(g, sr, p, o, alpha, beta, empties)
+}
+
+/// Orders root moves for the endgame by an ordering search ([`mid`] on [`order_eval`]) of moderate depth.
+#[inline(always)]
+fn order_root_end<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
+    g.run(
+        #[inline(always)]
+        move |g| order_root_end_body::<G>(g, sr, p, o),
+    )
+}
+
+#[inline(always)]
+fn order_root_end_body<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
+    let empties = (!(p | o)).count_ones();
+    let moves = legal(g, p, o);
+    let mut list = move_list(g, p, o, moves);
+    let depth = empties.saturating_sub(12).clamp(1, 8);
+    for m in &mut list.m[..list.n] {
+        let (np, no) = child(p, o, m);
+        m.score =
+            -mid::<G, true>(g, sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(g, np, no);
+    }
+    list.sort();
+    list.m[..list.n].iter().map(|m| m.sq).collect()
+}
+
+/// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
+/// windows that start around `guess` and widen by 2 on each failure: narrow windows prune far
+/// more than one wide window. Fail-soft: a score at or below `alpha` (at or above `beta`)
+/// is an upper (lower) bound, as for a search of the whole window.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn aspire<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    np: u64,
+    no: u64,
+    alpha: i32,
+    beta: i32,
+    guess: i32,
+    empties: u32,
+) -> i32 {
+    g.run(
+        #[inline(always)]
+        move |g| aspire_body::<G>(g, sr, np, no, alpha, beta, guess, empties),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn aspire_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    np: u64,
+    no: u64,
+    alpha: i32,
+    beta: i32,
+    guess: i32,
+    empties: u32,
+) -> i32 {
+    let mut w = 2;
+    let (mut a, mut b) = ((guess - w).max(alpha), (guess + w).min(beta));
+    if a >= b {
+        (a, b) = (alpha, beta);
+    }
+    loop {
+        let s = -end(g, sr, np, no, -b, -a, empties);
+        if sr.aborted {
+            return s;
+        }
+        if s <= a && a > alpha {
+            // The score is at most s.
+            w += 2;
+            (a, b) = ((s - w).max(alpha), s + 1);
+        } else if s >= b && b < beta {
+            // The score is at least s.
+            w += 2;
+            (a, b) = (s - 1, (s + w).min(beta));
+        } else {
+            return s;
+        }
+    }
+}
+
+/// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
+/// pass or finished game).
+#[inline(always)]
+fn end_root<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha0: i32,
+    beta: i32,
+) -> (i32, u8) {
+    g.run(
+        #[inline(always)]
+        move |g| end_root_body::<G>(g, sr, p, o, alpha0, beta),
+    )
+}
+
+#[inline(always)]
+fn end_root_body<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha0: i32,
+    beta: i32,
+) -> (i32, u8) {
+    let empties = (!(p | o)).count_ones();
+    if legal(g, p, o) == 0 {
+        return (exact(g, sr, p, o, alpha0, beta), NO_MOVE);
+    }
+    let order = order_root_end(g, sr, p, o);
+    let mut alpha = alpha0;
+    let mut best = -INF;
+    let mut best_mv = order[0];
+    for (i, &sq) in order.iter().enumerate() {
+        let f = flips(g, p, o, u32::from(sq));
+        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let s = if i == 0 {
+            aspire(g, sr, np, no, alpha, beta, 0, empties - 1)
+        } else {
+            let s = -end(g, sr, np, no, -alpha - 1, -alpha, empties - 1);
+            if s > alpha && s < beta && !sr.aborted {
+                aspire(g, sr, np, no, alpha, beta, s, empties - 1)
+            } else {
+                s
+            }
+        };
+        if sr.aborted {
+            return (0, NO_MOVE);
+        }
+        if s > best {
+            best = s;
+            best_mv = sq;
             if s > alpha {
                 alpha = s;
                 if s >= beta {
-                    if use_tt {
-                        sr.end_tt.store(p, o, empties, alpha0, beta, best, best_mv);
-                    }
-                    return best;
-                }
-            }
-            moves &= !(1u64 << tt_mv);
-            first = false;
-        }
-        if moves != 0 {
-            let mut list = move_list(p, o, moves);
-            if empties > END_TT_MIN {
-                // The children's buckets load while the moves are ordered.
-                for m in &list.m[..list.n] {
-                    let (np, no) = child(p, o, m);
-                    sr.end_tt.prefetch(np, no);
-                }
-            }
-            if empties >= END_ETC_MIN {
-                for m in &list.m[..list.n] {
-                    let (np, no) = child(p, o, m);
-                    if let Some(e) = sr.end_tt.probe(np, no) {
-                        let s = -i32::from(e.upper);
-                        if s >= beta {
-                            sr.end_tt.store(p, o, empties, alpha0, beta, s, m.sq);
-                            return s;
-                        }
-                    }
-                }
-            }
-            order_end(sr, p, o, &mut list, empties);
-            pvs_loop!(sr, list, p, o, alpha, beta, best, best_mv, |i| (i == 0 && first) || !pv_node,
-                |np, no, a, b| -end(sr, np, no, a, b, empties - 1));
-        }
-        if use_tt {
-            sr.end_tt
-            .store(p, o, empties, alpha0, beta, best, best_mv);
-        }
-        best
-    }
-
-    /// Exact score of a position by any number of empties (dispatches to the right routine).
-    $(#[$tf])*
-    pub(super) fn exact(sr: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-        let empties = (!(p | o)).count_ones();
-        end(sr, p, o, alpha, beta, empties)
-    }
-
-    /// Orders root moves for the endgame by an ordering search ([`mid`] on [`order_eval`]) of moderate depth.
-    $(#[$tf])*
-    pub(super) fn order_root_end(sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
-        let empties = (!(p | o)).count_ones();
-        let moves = legal(p, o);
-        let mut list = move_list(p, o, moves);
-        let depth = empties.saturating_sub(12).clamp(1, 8);
-        for m in &mut list.m[..list.n] {
-            let (np, no) = child(p, o, m);
-            m.score = -mid::<true>(sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(np, no);
-        }
-        list.sort();
-        list.m[..list.n].iter().map(|m| m.sq).collect()
-    }
-
-    /// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
-    /// windows that start around `guess` and widen by 2 on each failure: narrow windows prune far
-    /// more than one wide window. Fail-soft: a score at or below `alpha` (at or above `beta`)
-    /// is an upper (lower) bound, as for a search of the whole window.
-    $(#[$tf])*
-    pub(super) fn aspire(
-        sr: &mut Search<'_>,
-        np: u64,
-        no: u64,
-        alpha: i32,
-        beta: i32,
-        guess: i32,
-        empties: u32,
-    ) -> i32 {
-        let mut w = 2;
-        let (mut a, mut b) = ((guess - w).max(alpha), (guess + w).min(beta));
-        if a >= b {
-            (a, b) = (alpha, beta);
-        }
-        loop {
-            let s = -end(sr, np, no, -b, -a, empties);
-            if sr.aborted {
-                return s;
-            }
-            if s <= a && a > alpha {
-                // The score is at most s.
-                w += 2;
-                (a, b) = ((s - w).max(alpha), s + 1);
-            } else if s >= b && b < beta {
-                // The score is at least s.
-                w += 2;
-                (a, b) = (s - 1, (s + w).min(beta));
-            } else {
-                return s;
-            }
-        }
-    }
-
-    /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
-    /// pass or finished game).
-    $(#[$tf])*
-    pub(super) fn end_root(sr: &mut Search<'_>, p: u64, o: u64, alpha0: i32, beta: i32) -> (i32, u8) {
-        let empties = (!(p | o)).count_ones();
-        if legal(p, o) == 0 {
-            return (exact(sr, p, o, alpha0, beta), NO_MOVE);
-        }
-        let order = order_root_end(sr, p, o);
-        let mut alpha = alpha0;
-        let mut best = -INF;
-        let mut best_mv = order[0];
-        for (i, &sq) in order.iter().enumerate() {
-            let f = flips(p, o, u32::from(sq));
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let s = if i == 0 {
-                aspire(sr, np, no, alpha, beta, 0, empties - 1)
-            } else {
-                let s = -end(sr, np, no, -alpha - 1, -alpha, empties - 1);
-                if s > alpha && s < beta && !sr.aborted {
-                    aspire(sr, np, no, alpha, beta, s, empties - 1)
-                } else {
-                    s
-                }
-            };
-            if sr.aborted {
-                return (0, NO_MOVE);
-            }
-            if s > best {
-                best = s;
-                best_mv = sq;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
+                    break;
                 }
             }
         }
-        (best, best_mv)
     }
-    /// Corners and stable edge discs of `p` (a cheap stability measure for ordering).
-    $(#[$tf])*
-    #[inline]
-    pub(super) fn stable_corner_edge(p: u64, o: u64) -> i32 {
-        if (p | o) & CORNERS == 0 {
-            return 0;
-        }
-        edge_stable(p, o).count_ones() as i32
-    }
-        }
-    };
+    (best, best_mv)
 }
-
-search_kernel!(
-    portable,
-    reversi_core::movegen::legal_moves,
-    reversi_core::movegen::flips,
-);
-#[cfg(target_arch = "x86_64")]
-search_kernel!(
-    avx2,
-    reversi_core::movegen::avx2::legal_moves_fast,
-    reversi_core::movegen::avx2::flips_fast,
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-);
+/// Corners and stable edge discs of `p` (a cheap stability measure for ordering).
+#[inline(always)]
+fn stable_corner_edge(p: u64, o: u64) -> i32 {
+    if (p | o) & CORNERS == 0 {
+        return 0;
+    }
+    edge_stable(p, o).count_ones() as i32
+}
 
 /// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
 /// at `ORDER_SEARCH_MIN` empties and one more per extra empty...
@@ -984,7 +1393,7 @@ const ORDER_SEARCH_MAX: u32 = 4;
 /// mobility, parity and the ordering search's score.
 const ORDER_WEIGHTS: [i32; 5] = [1 << 12, 1 << 9, 1 << 5, 1 << 6, 192];
 
-/// Weights of [`avx2::order_eval`]: mobility, potential mobility, corners and stable edge discs.
+/// Weights of [`order_eval`]: mobility, potential mobility, corners and stable edge discs.
 const ORDER_EVAL: [i32; 4] = [16, 4, 20, 20];
 
 #[cfg(test)]
@@ -1032,17 +1441,10 @@ mod tests {
         let stop = AtomicBool::new(false);
         for (p, o) in random_positions(12, 13, 0x2545_f491_4f6c_dd1d) {
             let mut results = Vec::new();
-            for avx2 in [false, true] {
-                if avx2 && !cfg!(target_arch = "x86_64") {
-                    continue;
-                }
-                #[cfg(target_arch = "x86_64")]
-                if avx2 && !reversi_core::movegen::avx2::available() {
-                    continue;
-                }
+            for kernel in SearchKernel::available() {
                 let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(16));
                 let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
-                s.avx2 = avx2;
+                s.kernel = kernel;
                 let r = s.end_root(p, o, -64, 64);
                 let order: Vec<u8> = (0..64).filter(|&i| legal(p, o) >> i & 1 == 1).collect();
                 let m = s.mid_root(p, o, 5, &order, true);
@@ -1059,12 +1461,12 @@ mod tests {
             let hard_only = {
                 let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
                 let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
-                portable::mid::<false>(&mut s, p, o, 5, -INF, INF)
+                mid::<_, false>(Portable, &mut s, p, o, 5, -INF, INF)
             };
             let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
             let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
-            let ordering = portable::mid::<true>(&mut s, p, o, 5, -INF, INF);
-            let after = portable::mid::<false>(&mut s, p, o, 5, -INF, INF);
+            let ordering = mid::<_, true>(Portable, &mut s, p, o, 5, -INF, INF);
+            let after = mid::<_, false>(Portable, &mut s, p, o, 5, -INF, INF);
             assert_eq!(after, hard_only, "ordering score {ordering} leaked");
         }
     }

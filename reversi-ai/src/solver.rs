@@ -5,7 +5,6 @@ use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Limits};
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// How a final score is counted.
 ///
@@ -271,7 +270,7 @@ impl Solver {
         }
         self.end_tt.new_search();
         self.mid_tt.new_search();
-        let deadline = limits.time.map(|t| Instant::now() + t);
+        let deadline = limits.deadline();
         let mut s = Search::new(
             &mut self.mid_tt,
             &mut self.end_tt,

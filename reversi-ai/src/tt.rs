@@ -158,27 +158,11 @@ unsafe impl Send for Buckets {}
 // SAFETY: shared access only reads.
 unsafe impl Sync for Buckets {}
 
-#[cfg(target_os = "linux")]
+/// Huge-page backed mappings through `libc` on 64-bit Linux; elsewhere (wasm32, other systems)
+/// the table is a plain zeroed allocation.
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
 mod sys {
-    use core::ffi::c_void;
     pub const HUGE_PAGE: usize = 1 << 21;
-    const PROT_READ: i32 = 1;
-    const PROT_WRITE: i32 = 2;
-    const MAP_PRIVATE: i32 = 2;
-    const MAP_ANONYMOUS: i32 = 0x20;
-    const MADV_HUGEPAGE: i32 = 14;
-    unsafe extern "C" {
-        fn mmap(
-            addr: *mut c_void,
-            len: usize,
-            prot: i32,
-            flags: i32,
-            fd: i32,
-            off: i64,
-        ) -> *mut c_void;
-        fn munmap(addr: *mut c_void, len: usize) -> i32;
-        fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
-    }
 
     /// Maps `size` zeroed bytes aligned to a huge page: (aligned start, mapping start, mapping
     /// length), or `None` when the kernel refuses.
@@ -186,29 +170,29 @@ mod sys {
         let len = size.checked_add(HUGE_PAGE)?;
         // SAFETY: an anonymous private mapping with no address hint touches no existing memory.
         let base = unsafe {
-            mmap(
+            libc::mmap(
                 core::ptr::null_mut(),
                 len,
-                PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
                 -1,
                 0,
             )
         };
-        if base as isize == -1 || base.is_null() {
+        if base == libc::MAP_FAILED || base.is_null() {
             return None;
         }
         let start = (base as usize + HUGE_PAGE - 1) & !(HUGE_PAGE - 1);
         // SAFETY: the range lies inside the mapping just made; the advice changes no content and
         // its failure only costs speed.
-        let _ = unsafe { madvise(start as *mut c_void, size, MADV_HUGEPAGE) };
+        let _ = unsafe { libc::madvise(start as *mut libc::c_void, size, libc::MADV_HUGEPAGE) };
         Some((start, base as usize, len))
     }
 
     /// Releases a mapping made by [`map`].
     pub fn unmap(base: usize, len: usize) {
         // SAFETY: (`base`, `len`) is a mapping made by `map` and no longer referenced.
-        let _ = unsafe { munmap(base as *mut c_void, len) };
+        let _ = unsafe { libc::munmap(base as *mut libc::c_void, len) };
     }
 }
 
@@ -219,7 +203,7 @@ impl Buckets {
 
     fn new(len: usize) -> Buckets {
         let layout = Self::layout(len);
-        #[cfg(target_os = "linux")]
+        #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
         if layout.size() >= sys::HUGE_PAGE {
             if let Some((start, base, map_len)) = sys::map(layout.size()) {
                 if let Some(ptr) = core::ptr::NonNull::new(start as *mut Bucket) {
@@ -264,9 +248,9 @@ impl core::ops::DerefMut for Buckets {
 impl Drop for Buckets {
     fn drop(&mut self) {
         match self.map {
-            #[cfg(target_os = "linux")]
+            #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
             Some((base, len)) => sys::unmap(base, len),
-            #[cfg(not(target_os = "linux"))]
+            #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
             Some(_) => {}
             // SAFETY: allocated in `new` with this layout.
             None => unsafe {

@@ -3,7 +3,7 @@
 
 use reversi_ai::{
     engine_from_name, hints, solve, AiError, Engine, Level, Limits, Scoring, SearchEngine,
-    SearchHandle, SolveOptions, Solver, SQUARE_TABLE,
+    SearchHandle, SolveOptions, Solver, TimeSource, SQUARE_TABLE,
 };
 use reversi_core::{Color, Move, Position, Square};
 use std::sync::atomic::AtomicBool;
@@ -542,4 +542,46 @@ fn easy_answers_a_legal_move_under_any_limit_or_stop() {
             assert_eq!(r.nodes, 0);
         }
     }
+}
+
+/// A virtual clock for the time-source test: each read moves it on 50 ms.
+static VIRTUAL_READS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn virtual_clock() -> Duration {
+    let reads = VIRTUAL_READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Duration::from_millis(50 * reads)
+}
+
+#[test]
+fn searches_read_the_time_from_the_source_they_are_handed() {
+    let source = TimeSource::new(virtual_clock);
+    let pos = Position::initial();
+    // Hard's own 0.85 s pass after 17 reads of the virtual clock, whatever the real time: the
+    // search stops after a few iterations, where a frozen clock lets it reach the depth limit.
+    let limits = Limits::depth(12).with_time_source(source);
+    let r = Level::Hard
+        .engine(1)
+        .choose(&pos, &limits, &stop())
+        .unwrap();
+    assert!(pos.play(r.best_move).is_ok());
+    assert!(VIRTUAL_READS.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    assert!(r.depth < 12, "reached depth {}", r.depth);
+    fn frozen() -> Duration {
+        Duration::ZERO
+    }
+    let frozen = Limits::depth(6).with_time_source(TimeSource::new(frozen));
+    let r = Level::Hard
+        .engine(1)
+        .choose(&pos, &frozen, &stop())
+        .unwrap();
+    assert_eq!(r.depth, 6);
+    // Normal and the hints obey the source too.
+    let before = VIRTUAL_READS.load(std::sync::atomic::Ordering::Relaxed);
+    let timed = Limits::time(Duration::from_millis(100)).with_time_source(source);
+    let r = Level::Normal
+        .engine(1)
+        .choose(&pos, &timed, &stop())
+        .unwrap();
+    assert!(pos.play(r.best_move).is_ok());
+    assert!(VIRTUAL_READS.load(std::sync::atomic::Ordering::Relaxed) > before);
 }

@@ -88,4 +88,7 @@ pub enum Error {
     /// A perft table size (in MiB) that cannot be allocated on this machine.
     #[error("a perft table of {0} MiB cannot be allocated here")]
     TableSize(usize),
+    /// A move generation kernel name that is not `portable`, `avx2` or `avx512`.
+    #[error("{0:?} is not a kernel (expected portable, avx2 or avx512)")]
+    Kernel(String),
 }

@@ -35,6 +35,7 @@
 //! [`Game`] serialise: squares and moves as their names, a position as its board string, a game
 //! as its start position and moves (validated again when read).
 #![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 mod bitboard;
 mod color;

@@ -1,7 +1,442 @@
-//! Move generation and flips on raw `u64` boards (mover `p`, opponent `o`).
+//! Low-level move generation and flips on raw `u64` boards (mover `p`, opponent `o`).
 //!
-//! These are the hot paths of perft and search. They take the mover-relative pair of bitboards
-//! and never allocate.
+//! These are the hot paths of perft and search; most code wants [`Position`](crate::Position)
+//! instead. They take the mover-relative pair of bitboards and never allocate.
+//!
+//! [`legal_moves`] and [`flips`] are the portable code. The [`MoveGen`] trait is the same two
+//! operations on a chosen kernel: [`Portable`] everywhere, and on x86-64 [`Avx2`] and [`Avx512`],
+//! whose values exist only once the CPU was found to have their features
+//! ([`Avx2::detect`], [`Avx512::detect`]). Code generic over `G: MoveGen` is compiled once per
+//! kernel; [`MoveGen::run`] runs a closure compiled with the kernel's CPU features, so that the
+//! kernel is inlined into a whole search and the CPU is checked once, at its entry.
+//!
+//! ```
+//! use reversi_core::movegen::{self, Kernel, MoveGen, Portable};
+//!
+//! /// The number of moves of the mover and of the opponent, on any kernel.
+//! fn mobility<G: MoveGen>(g: G, p: u64, o: u64) -> (u32, u32) {
+//!     g.run(|g| (g.legal_moves(p, o).count_ones(), g.legal_moves(o, p).count_ones()))
+//! }
+//!
+//! let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+//! assert_eq!(mobility(Portable, p, o), (4, 4));
+//! if let Some(avx2) = movegen::Avx2::detect() {
+//!     assert_eq!(mobility(avx2, p, o), (4, 4));
+//! }
+//! assert_eq!(movegen::legal_moves(p, o).count_ones(), 4);
+//! assert!(Kernel::available().contains(&Kernel::best()));
+//! ```
+
+use core::fmt;
+
+mod sealed {
+    /// Only this crate's kernels implement [`MoveGen`](super::MoveGen).
+    pub trait Sealed {}
+}
+
+/// Move generation on one kernel: the squares where the mover can play and the discs a move
+/// flips, with the results of the portable [`legal_moves`] and [`flips`].
+///
+/// Implemented by [`Portable`], [`Avx2`] and [`Avx512`] (sealed). A value of an x86 kernel
+/// type proves that the CPU has its features, so the methods are safe to call.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::movegen::{Avx512, MoveGen, Portable};
+/// let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+/// assert_eq!(Portable.flips(p, o, 19), 1 << 27);
+/// if let Some(k) = Avx512::detect() {
+///     assert_eq!(k.flips(p, o, 19), 1 << 27);
+/// }
+/// ```
+pub trait MoveGen: Copy + Send + Sync + fmt::Debug + 'static + sealed::Sealed {
+    /// The kernel this type runs.
+    const KERNEL: Kernel;
+
+    /// The squares where the mover `p` may play against the opponent `o` (see
+    /// [`legal_moves`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::{MoveGen, Portable};
+    /// assert_eq!(Portable.legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).count_ones(), 4);
+    /// ```
+    #[must_use]
+    fn legal_moves(self, p: u64, o: u64) -> u64;
+
+    /// The discs that `p` flips by playing on the empty square `sq` (0–63) against `o` (see
+    /// [`flips`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::{MoveGen, Portable};
+    /// assert_eq!(Portable.flips(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19), 1 << 27);
+    /// ```
+    #[must_use]
+    fn flips(self, p: u64, o: u64, sq: u8) -> u64;
+
+    /// Calls `f` from a function compiled with this kernel's CPU features, so that the kernel's
+    /// operations inline into `f` and into the `#[inline]` code it calls. A recursive search
+    /// calls its recursion through `run` to keep every level compiled with the features.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::{MoveGen, Portable};
+    /// assert_eq!(Portable.run(|g| g.legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000)), 0x0000_1020_0408_0000);
+    /// ```
+    fn run<R, F: FnOnce(Self) -> R>(self, f: F) -> R;
+}
+
+/// The portable kernel: plain 64-bit code, on every target.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::movegen::{MoveGen, Portable};
+/// assert_eq!(Portable.legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).count_ones(), 4);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Portable;
+
+impl sealed::Sealed for Portable {}
+
+impl MoveGen for Portable {
+    const KERNEL: Kernel = Kernel::Portable;
+
+    #[inline(always)]
+    fn legal_moves(self, p: u64, o: u64) -> u64 {
+        legal_moves(p, o)
+    }
+
+    #[inline(always)]
+    fn flips(self, p: u64, o: u64, sq: u8) -> u64 {
+        flips(p, o, sq)
+    }
+
+    #[inline(always)]
+    fn run<R, F: FnOnce(Self) -> R>(self, f: F) -> R {
+        f(self)
+    }
+}
+
+/// Proof that the CPU has an x86 kernel's features: it can only be made by `detect`. On other
+/// targets it has no value at all, so that no x86 code is reachable there.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Detected(());
+
+/// Proof that the CPU has an x86 kernel's features: none on this target.
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Detected {}
+
+/// The AVX2 kernel (x86-64 CPUs with AVX2, BMI1, BMI2, POPCNT and LZCNT): four directions per
+/// 256-bit vector.
+///
+/// A value exists only when [`Avx2::detect`] found the features.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::movegen::{self, Avx2, MoveGen};
+/// if let Some(k) = Avx2::detect() {
+///     let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+///     assert_eq!(k.legal_moves(p, o), movegen::legal_moves(p, o));
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Avx2(pub(crate) Detected);
+
+impl Avx2 {
+    /// The kernel, if this CPU has its features (always `None` off x86-64). The detection is
+    /// cached by the standard library.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let _k: Option<reversi_core::movegen::Avx2> = reversi_core::movegen::Avx2::detect();
+    /// ```
+    #[must_use]
+    pub fn detect() -> Option<Avx2> {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            return Some(Avx2(Detected(())));
+        }
+        None
+    }
+}
+
+impl sealed::Sealed for Avx2 {}
+
+impl MoveGen for Avx2 {
+    const KERNEL: Kernel = Kernel::Avx2;
+
+    #[inline(always)]
+    fn legal_moves(self, p: u64, o: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: an `Avx2` exists only when `Avx2::detect` found the features of `avx2`.
+        unsafe {
+            avx2::moves(p, o)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o);
+            match self.0 {}
+        }
+    }
+
+    #[inline(always)]
+    fn flips(self, p: u64, o: u64, sq: u8) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `legal_moves`.
+        unsafe {
+            avx2::flip(p, o, sq)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o, sq);
+            match self.0 {}
+        }
+    }
+
+    #[inline(always)]
+    fn run<R, F: FnOnce(Self) -> R>(self, f: F) -> R {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+            fn with_features<R, F: FnOnce(Avx2) -> R>(g: Avx2, f: F) -> R {
+                f(g)
+            }
+            // SAFETY: as in `legal_moves`: the CPU has the features enabled here.
+            unsafe { with_features(self, f) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = f;
+            match self.0 {}
+        }
+    }
+}
+
+/// The AVX-512 kernel (x86-64 CPUs with the features of [`Avx2`] and AVX-512 F, VL, CD, BW,
+/// DQ and VPOPCNTDQ): the eight directions in one 512-bit vector.
+///
+/// A value exists only when [`Avx512::detect`] found the features.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::movegen::{self, Avx512, MoveGen};
+/// if let Some(k) = Avx512::detect() {
+///     let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+///     assert_eq!(k.flips(p, o, 19), movegen::flips(p, o, 19));
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Avx512(pub(crate) Detected);
+
+impl Avx512 {
+    /// The kernel, if this CPU has its features (always `None` off x86-64).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let _k: Option<reversi_core::movegen::Avx512> = reversi_core::movegen::Avx512::detect();
+    /// ```
+    #[must_use]
+    pub fn detect() -> Option<Avx512> {
+        #[cfg(target_arch = "x86_64")]
+        if avx512::available() {
+            return Some(Avx512(Detected(())));
+        }
+        None
+    }
+
+    /// The AVX2 kernel, which this CPU has too.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::{Avx2, Avx512};
+    /// if let Some(k) = Avx512::detect() {
+    ///     assert_eq!(Some(k.avx2()), Avx2::detect());
+    /// }
+    /// ```
+    #[must_use]
+    pub fn avx2(self) -> Avx2 {
+        Avx2(self.0)
+    }
+}
+
+impl sealed::Sealed for Avx512 {}
+
+impl MoveGen for Avx512 {
+    const KERNEL: Kernel = Kernel::Avx512;
+
+    #[inline(always)]
+    fn legal_moves(self, p: u64, o: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: an `Avx512` exists only when `Avx512::detect` found the features of `avx512`.
+        unsafe {
+            avx512::moves(p, o)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o);
+            match self.0 {}
+        }
+    }
+
+    #[inline(always)]
+    fn flips(self, p: u64, o: u64, sq: u8) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `legal_moves`.
+        unsafe {
+            avx512::flip(p, o, sq)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o, sq);
+            match self.0 {}
+        }
+    }
+
+    #[inline(always)]
+    fn run<R, F: FnOnce(Self) -> R>(self, f: F) -> R {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(
+                enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+            )]
+            fn with_features<R, F: FnOnce(Avx512) -> R>(g: Avx512, f: F) -> R {
+                f(g)
+            }
+            // SAFETY: as in `legal_moves`: the CPU has the features enabled here.
+            unsafe { with_features(self, f) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = f;
+            match self.0 {}
+        }
+    }
+}
+
+/// Which implementation of move generation a count or a search runs on (the names of the
+/// [`MoveGen`] types).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::movegen::Kernel;
+/// assert!(Kernel::available().contains(&Kernel::Portable));
+/// assert_eq!("avx2".parse::<Kernel>().unwrap(), Kernel::Avx2);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// Plain 64-bit code, on every target ([`Portable`]).
+    Portable,
+    /// AVX2 and BMI2 (x86-64), chosen at run time ([`Avx2`]).
+    Avx2,
+    /// AVX-512 (x86-64), chosen at run time ([`Avx512`]).
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports for perft.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let _k = reversi_core::movegen::Kernel::best();
+    /// ```
+    #[must_use]
+    pub fn best() -> Kernel {
+        if Avx512::detect().is_some() {
+            Kernel::Avx512
+        } else if Avx2::detect().is_some() {
+            Kernel::Avx2
+        } else {
+            Kernel::Portable
+        }
+    }
+
+    /// Whether this CPU supports the kernel.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(reversi_core::movegen::Kernel::Portable.is_available());
+    /// ```
+    #[must_use]
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            Kernel::Avx2 => Avx2::detect().is_some(),
+            Kernel::Avx512 => Avx512::detect().is_some(),
+        }
+    }
+
+    /// The kernels this CPU supports, portable first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::movegen::Kernel;
+    /// assert_eq!(Kernel::available()[0], Kernel::Portable);
+    /// ```
+    #[must_use]
+    pub fn available() -> Vec<Kernel> {
+        [Kernel::Portable, Kernel::Avx2, Kernel::Avx512]
+            .into_iter()
+            .filter(|k| k.is_available())
+            .collect()
+    }
+
+    /// Its name: `portable`, `avx2` or `avx512`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_core::movegen::Kernel::Avx512.name(), "avx512");
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for Kernel {
+    type Err = crate::Error;
+    /// Parses `portable`, `avx2` or `avx512` (whether or not this CPU has it).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Kernel`](crate::Error::Kernel) for anything else.
+    fn from_str(s: &str) -> Result<Self, crate::Error> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "portable" => Ok(Kernel::Portable),
+            "avx2" => Ok(Kernel::Avx2),
+            "avx512" | "avx-512" => Ok(Kernel::Avx512),
+            _ => Err(crate::Error::Kernel(s.to_string())),
+        }
+    }
+}
 
 /// Opponent discs that can be inside a horizontal line: columns a and h can never be flipped
 /// horizontally, and masking them stops shifts from wrapping into the next row.
@@ -111,10 +546,12 @@ fn line_right(p: u64, mo: u64, x: u64, d: u32) -> u64 {
 
 /// The rays of each square, as `[+1, +8, +7, +9]` (towards higher bits) and `[-1, -8, -7, -9]`
 /// (towards lower bits), excluding the square itself and clipped at the edges of the board.
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 pub(crate) struct Rays(pub(crate) [u64; 4]);
 
+#[cfg(target_arch = "x86_64")]
 const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
     let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
     let mut b = 0u64;
@@ -126,6 +563,7 @@ const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
     b
 }
 
+#[cfg(target_arch = "x86_64")]
 const fn rays(up: bool) -> [Rays; 64] {
     let mut t = [Rays([0; 4]); 64];
     let s = if up { 1 } else { -1 };
@@ -139,138 +577,25 @@ const fn rays(up: bool) -> [Rays; 64] {
 }
 
 /// Rays towards higher bits.
+#[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS_UP: [Rays; 64] = rays(true);
 /// Rays towards lower bits.
+#[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS_DOWN: [Rays; 64] = rays(false);
 
-/// Fast paths for x86-64 CPUs with AVX2 and BMI2, chosen at run time.
-///
-/// The functions of this module give exactly the results of the portable [`legal_moves`] and
-/// [`flips`]; the crate's perft and the safe wrappers here use them when the CPU has the
-/// features ([`available`](avx2::available)).
-///
-/// # Examples
-///
-/// ```
-/// use reversi_core::movegen;
-/// # #[cfg(target_arch = "x86_64")] {
-/// if movegen::avx2::available() {
-///     assert_eq!(movegen::avx2::legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000),
-///                movegen::legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000));
-/// }
-/// # }
-/// ```
+/// The AVX2 kernel (x86-64 with AVX2, BMI1, BMI2, POPCNT and LZCNT): four directions per
+/// 256-bit vector. Reached only through [`Avx2`].
 #[cfg(target_arch = "x86_64")]
-pub mod avx2 {
+pub(crate) mod avx2 {
     use core::arch::x86_64::*;
 
     /// Whether this CPU has the features of this module (AVX2, BMI1, BMI2, POPCNT, LZCNT).
-    ///
-    /// The detection runs once and is cached.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let _fast = reversi_core::movegen::avx2::available();
-    /// ```
-    #[must_use]
-    pub fn available() -> bool {
+    pub(crate) fn available() -> bool {
         std::is_x86_feature_detected!("avx2")
             && std::is_x86_feature_detected!("bmi1")
             && std::is_x86_feature_detected!("bmi2")
             && std::is_x86_feature_detected!("popcnt")
             && std::is_x86_feature_detected!("lzcnt")
-    }
-
-    /// [`super::legal_moves`] on AVX2.
-    ///
-    /// # Panics
-    ///
-    /// If the CPU lacks the features ([`available`] is false).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_core::movegen::avx2;
-    /// if avx2::available() {
-    ///     assert_eq!(avx2::legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).count_ones(), 4);
-    /// }
-    /// ```
-    #[must_use]
-    pub fn legal_moves(p: u64, o: u64) -> u64 {
-        assert!(available(), "the CPU lacks AVX2/BMI2");
-        // SAFETY: the features were detected just above.
-        unsafe { moves(p, o) }
-    }
-
-    /// [`super::flips`] on AVX2.
-    ///
-    /// # Panics
-    ///
-    /// If the CPU lacks the features ([`available`] is false).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_core::movegen::avx2;
-    /// if avx2::available() {
-    ///     assert_eq!(avx2::flips(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19), 1 << 27);
-    /// }
-    /// ```
-    #[must_use]
-    pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
-        assert!(available(), "the CPU lacks AVX2/BMI2");
-        // SAFETY: the features were detected just above.
-        unsafe { flip(p, o, sq) }
-    }
-
-    /// [`legal_moves`] as an inlinable `#[target_feature]` kernel: code compiled with the same
-    /// features (AVX2, BMI1, BMI2, POPCNT, LZCNT) calls it without `unsafe` and gets it inlined,
-    /// so that a whole search can check the CPU once at its root instead of at every call.
-    ///
-    /// # Safety
-    ///
-    /// Outside code compiled with these features, call it (through `unsafe`) only when
-    /// [`available`] is true.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_core::movegen::{self, avx2};
-    /// if avx2::available() {
-    ///     // SAFETY: the CPU has the features.
-    ///     let m = unsafe { avx2::legal_moves_fast(0x0000_0008_1000_0000, 0x0000_0010_0800_0000) };
-    ///     assert_eq!(m, movegen::legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000));
-    /// }
-    /// ```
-    #[must_use]
-    #[inline]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    pub fn legal_moves_fast(p: u64, o: u64) -> u64 {
-        moves(p, o)
-    }
-
-    /// [`flips`] as an inlinable `#[target_feature]` kernel (see [`legal_moves_fast`]).
-    ///
-    /// # Safety
-    ///
-    /// Outside code compiled with the features of this module, call it (through `unsafe`) only
-    /// when [`available`] is true.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_core::movegen::avx2;
-    /// if avx2::available() {
-    ///     // SAFETY: the CPU has the features.
-    ///     assert_eq!(unsafe { avx2::flips_fast(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19) }, 1 << 27);
-    /// }
-    /// ```
-    #[must_use]
-    #[inline]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    pub fn flips_fast(p: u64, o: u64, sq: u8) -> u64 {
-        flip(p, o, sq)
     }
 
     /// Shifts of the four directions `[1, 8, 7, 9]`.
@@ -335,6 +660,7 @@ pub mod avx2 {
         let zero = _mm256_setzero_si256();
         // SAFETY: `Rays` is 32 bytes aligned to 32, and `sq` is in bounds.
         let up = unsafe { _mm256_load_si256(super::RAYS_UP[sq].0.as_ptr().cast()) };
+        // SAFETY: as above.
         let down = unsafe { _mm256_load_si256(super::RAYS_DOWN[sq].0.as_ptr().cast()) };
 
         // Upward: the lowest square of the ray that is not an inner opponent disc.
@@ -361,10 +687,12 @@ pub mod avx2 {
 }
 
 /// Rays in all eight directions: `[+1, +8, +7, +9, -1, -8, -7, -9]`.
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 pub(crate) struct Rays8(pub(crate) [u64; 8]);
 
+#[cfg(target_arch = "x86_64")]
 const fn rays8() -> [Rays8; 64] {
     let (up, down) = (rays(true), rays(false));
     let mut t = [Rays8([0; 8]); 64];
@@ -382,39 +710,19 @@ const fn rays8() -> [Rays8; 64] {
 }
 
 /// Rays in all eight directions of each square.
+#[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS8: [Rays8; 64] = rays8();
 
-/// Fast paths for x86-64 CPUs with AVX-512 (F, VL, CD, BW, DQ, VPOPCNTDQ), chosen at run time: the eight
-/// directions in one 512-bit vector.
-///
-/// The functions give exactly the results of the portable [`legal_moves`] and [`flips`].
-///
-/// # Examples
-///
-/// ```
-/// use reversi_core::movegen;
-/// # #[cfg(target_arch = "x86_64")] {
-/// if movegen::avx512::available() {
-///     assert_eq!(movegen::avx512::flips(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19), 1 << 27);
-/// }
-/// # }
-/// ```
+/// The AVX-512 kernel (x86-64 with the features of [`avx2`] and AVX-512 F, VL, CD, BW, DQ,
+/// VPOPCNTDQ): the eight directions in one 512-bit vector. Reached only through [`Avx512`].
 // The AVX-512 intrinsics are stable since Rust 1.89 (and safe `#[target_feature]` functions
 // since 1.86): these modules are why the workspace's `rust-version` is 1.89.
 #[cfg(target_arch = "x86_64")]
-pub mod avx512 {
+pub(crate) mod avx512 {
     use core::arch::x86_64::*;
 
-    /// Whether this CPU has the features of this module (those of [`super::avx2`] and AVX-512
-    /// F, VL, CD, BW, DQ, VPOPCNTDQ).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let _fast = reversi_core::movegen::avx512::available();
-    /// ```
-    #[must_use]
-    pub fn available() -> bool {
+    /// Whether this CPU has the features of this module.
+    pub(crate) fn available() -> bool {
         super::avx2::available()
             && std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512vl")
@@ -422,48 +730,6 @@ pub mod avx512 {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512dq")
             && std::is_x86_feature_detected!("avx512vpopcntdq")
-    }
-
-    /// [`super::legal_moves`] on AVX-512.
-    ///
-    /// # Panics
-    ///
-    /// If the CPU lacks the features ([`available`] is false).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_core::movegen::avx512;
-    /// if avx512::available() {
-    ///     assert_eq!(avx512::legal_moves(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).count_ones(), 4);
-    /// }
-    /// ```
-    #[must_use]
-    pub fn legal_moves(p: u64, o: u64) -> u64 {
-        assert!(available(), "the CPU lacks AVX-512");
-        // SAFETY: the features were detected just above.
-        unsafe { moves(p, o) }
-    }
-
-    /// [`super::flips`] on AVX-512.
-    ///
-    /// # Panics
-    ///
-    /// If the CPU lacks the features ([`available`] is false).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_core::movegen::avx512;
-    /// if avx512::available() {
-    ///     assert_eq!(avx512::flips(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 19), 1 << 27);
-    /// }
-    /// ```
-    #[must_use]
-    pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
-        assert!(available(), "the CPU lacks AVX-512");
-        // SAFETY: the features were detected just above.
-        unsafe { flip(p, o, sq) }
     }
 
     /// Opponent discs that can be inside a line, per direction `[1, 8, 7, 9]` twice.

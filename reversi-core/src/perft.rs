@@ -1,5 +1,6 @@
 //! Perft: counting the games of a given length, in the three conventions in public use.
 
+use crate::movegen::{Avx2, Avx512, MoveGen, Portable};
 use crate::{Error, Position};
 use core::fmt;
 use core::str::FromStr;
@@ -79,69 +80,7 @@ pub fn perft(pos: &Position, depth: u32, convention: Convention) -> u64 {
     )
 }
 
-/// Which implementation of move generation a count runs on.
-///
-/// # Examples
-///
-/// ```
-/// use reversi_core::perft::Kernel;
-/// assert!(Kernel::available().contains(&Kernel::Portable));
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-#[non_exhaustive]
-pub enum Kernel {
-    /// Plain 64-bit code, on every target.
-    Portable,
-    /// AVX2 and BMI2 (x86-64), chosen at run time.
-    Avx2,
-    /// AVX-512 (x86-64), chosen at run time.
-    Avx512,
-}
-
-impl Kernel {
-    /// The fastest kernel this CPU supports.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let _k = reversi_core::perft::Kernel::best();
-    /// ```
-    #[must_use]
-    pub fn best() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        if crate::movegen::avx512::available() {
-            return Kernel::Avx512;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if crate::movegen::avx2::available() {
-            return Kernel::Avx2;
-        }
-        Kernel::Portable
-    }
-
-    /// The kernels this CPU supports, portable first.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_core::perft::Kernel;
-    /// assert_eq!(Kernel::available()[0], Kernel::Portable);
-    /// ```
-    #[must_use]
-    pub fn available() -> Vec<Kernel> {
-        let mut v = vec![Kernel::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if crate::movegen::avx2::available() {
-                v.push(Kernel::Avx2);
-            }
-            if crate::movegen::avx512::available() {
-                v.push(Kernel::Avx512);
-            }
-        }
-        v
-    }
-}
+pub use crate::movegen::Kernel;
 
 /// [`perft`] of the raw pair (mover `p`, opponent `o`) on a chosen [`Kernel`], optionally with a
 /// transposition table.
@@ -170,7 +109,7 @@ pub fn perft_raw(
     hash: Option<&PerftHash>,
 ) -> u64 {
     assert!(
-        Kernel::available().contains(&kernel),
+        kernel.is_available(),
         "kernel {kernel:?} is not supported by this CPU"
     );
     count(p, o, depth, convention, hash, kernel)
@@ -180,7 +119,8 @@ pub(crate) const OEIS: u8 = 0;
 pub(crate) const EDAX: u8 = 1;
 pub(crate) const NOPASS: u8 = 2;
 
-/// Counts with a kernel known to be available.
+/// Counts with a kernel known to be available: the one dispatch of a count, to the recursion
+/// compiled for that kernel.
 pub(crate) fn count(
     p: u64,
     o: u64,
@@ -189,215 +129,267 @@ pub(crate) fn count(
     hash: Option<&PerftHash>,
     kernel: Kernel,
 ) -> u64 {
-    macro_rules! go {
-        ($m:ident) => {
-            match (convention, hash) {
-                (Convention::Oeis, None) => $m::count::<OEIS>(p, o, depth),
-                (Convention::Edax, None) => $m::count::<EDAX>(p, o, depth),
-                (Convention::NoPass, None) => $m::count::<NOPASS>(p, o, depth),
-                (Convention::Oeis, Some(h)) => $m::count_hash::<OEIS>(p, o, depth, h),
-                (Convention::Edax, Some(h)) => $m::count_hash::<EDAX>(p, o, depth, h),
-                (Convention::NoPass, Some(h)) => $m::count_hash::<NOPASS>(p, o, depth, h),
-            }
+    fn on<G: PerftGen>(
+        g: G,
+        p: u64,
+        o: u64,
+        depth: u32,
+        convention: Convention,
+        hash: Option<&PerftHash>,
+    ) -> u64 {
+        match (convention, hash) {
+            (Convention::Oeis, None) => count_plain::<G, OEIS>(g, p, o, depth),
+            (Convention::Edax, None) => count_plain::<G, EDAX>(g, p, o, depth),
+            (Convention::NoPass, None) => count_plain::<G, NOPASS>(g, p, o, depth),
+            (Convention::Oeis, Some(h)) => count_hash::<G, OEIS>(g, p, o, depth, h),
+            (Convention::Edax, Some(h)) => count_hash::<G, EDAX>(g, p, o, depth, h),
+            (Convention::NoPass, Some(h)) => count_hash::<G, NOPASS>(g, p, o, depth, h),
+        }
+    }
+    let unavailable = || panic!("kernel {kernel:?} is not supported by this CPU");
+    match kernel {
+        Kernel::Portable => on(Portable, p, o, depth, convention, hash),
+        Kernel::Avx2 => match Avx2::detect() {
+            Some(g) => on(g, p, o, depth, convention, hash),
+            None => unavailable(),
+        },
+        Kernel::Avx512 => match Avx512::detect() {
+            Some(g) => on(g, p, o, depth, convention, hash),
+            None => unavailable(),
+        },
+    }
+}
+
+/// A kernel as perft uses it: [`MoveGen`] and the counts of the last plies, which the AVX-512
+/// kernel does eight children at a time.
+trait PerftGen: MoveGen {
+    /// The leaves two plies below `(p, o)`, whose moves `moves` are not empty: for each move,
+    /// the child's mobility is counted without building the grandchildren. A child without a
+    /// move is counted by `no_move(child_p, child_o)`.
+    #[inline(always)]
+    fn bulk2(self, p: u64, o: u64, mut moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+        let mut n = 0;
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            let x = moves & moves.wrapping_neg();
+            moves ^= x;
+            let f = self.flips(p, o, sq);
+            let (cp, co) = (o ^ f, p ^ f ^ x);
+            let m = self.legal_moves(cp, co);
+            n += if m != 0 {
+                u64::from(m.count_ones())
+            } else {
+                no_move(cp, co)
+            };
+        }
+        n
+    }
+
+    /// The leaves three plies below `(p, o)` (whose moves `moves` are not empty) when the
+    /// kernel has a batched count of them, with `count2` counting a child two plies down.
+    #[inline(always)]
+    fn bulk3(
+        self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+    ) -> Option<u64> {
+        let _ = (p, o, moves, no_move, count2);
+        None
+    }
+}
+
+impl PerftGen for Portable {}
+impl PerftGen for Avx2 {}
+
+impl PerftGen for Avx512 {
+    #[inline(always)]
+    fn bulk2(self, p: u64, o: u64, moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: an `Avx512` exists only when `Avx512::detect` found the CPU features that
+        // `avx512_lanes` is compiled with.
+        unsafe {
+            crate::movegen::avx512_lanes::bulk2(p, o, moves, no_move)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o, moves, no_move);
+            match self.0 {}
+        }
+    }
+
+    #[inline(always)]
+    fn bulk3(
+        self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+    ) -> Option<u64> {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `bulk2`.
+        unsafe {
+            Some(crate::movegen::avx512_lanes::bulk3(
+                p, o, moves, no_move, count2,
+            ))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o, moves, no_move, count2);
+            match self.0 {}
+        }
+    }
+}
+
+/// Leaves of a child that has no move, one ply above the leaves.
+#[inline(always)]
+fn leaf_no_move<G: MoveGen, const C: u8>(g: G, p: u64, o: u64) -> u64 {
+    if C == OEIS {
+        1
+    } else {
+        let m = g.legal_moves(o, p);
+        if C == EDAX {
+            u64::from(m != 0)
+        } else if m != 0 {
+            u64::from(m.count_ones())
+        } else {
+            1
+        }
+    }
+}
+
+/// The position has no move: a pass (the position and depth to count instead) or the end of
+/// the game (`None`).
+#[inline(always)]
+fn no_move<G: MoveGen, const C: u8>(g: G, p: u64, o: u64, depth: u32) -> Option<(u64, u64, u32)> {
+    if g.legal_moves(o, p) == 0 {
+        None
+    } else if C == NOPASS {
+        Some((o, p, depth))
+    } else {
+        Some((o, p, depth - 1))
+    }
+}
+
+/// Perft without a table, compiled with the kernel's CPU features (see [`MoveGen::run`]).
+#[inline(always)]
+fn count_plain<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32) -> u64 {
+    g.run(
+        #[inline(always)]
+        |g| count_body::<G, C>(g, p, o, depth),
+    )
+}
+
+#[inline(always)]
+fn count_body<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = g.legal_moves(p, o);
+    if moves == 0 {
+        return match no_move::<G, C>(g, p, o, depth) {
+            Some((p, o, d)) => count_plain::<G, C>(g, p, o, d),
+            None => u64::from(C != EDAX),
         };
     }
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: callers only pass kernels from `Kernel::best`/`Kernel::available`, which
-        // checked the CPU features.
-        Kernel::Avx2 => unsafe { go!(avx2_kernel) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Avx512 => unsafe { go!(avx512_kernel) },
-        _ => go!(portable_kernel),
+    if depth == 3 {
+        if let Some(n) = g.bulk3(
+            p,
+            o,
+            moves,
+            |p, o| leaf_no_move::<G, C>(g, p, o),
+            |p, o| count_plain::<G, C>(g, p, o, 2),
+        ) {
+            return n;
+        }
+    }
+    match depth {
+        1 => u64::from(moves.count_ones()),
+        2 => g.bulk2(p, o, moves, |p, o| leaf_no_move::<G, C>(g, p, o)),
+        _ => {
+            let mut n = 0;
+            while moves != 0 {
+                let sq = moves.trailing_zeros() as u8;
+                let x = moves & moves.wrapping_neg();
+                moves ^= x;
+                let f = g.flips(p, o, sq);
+                n += count_plain::<G, C>(g, o ^ f, p ^ f ^ x, depth - 1);
+            }
+            n
+        }
     }
 }
 
-/// The recursion of perft, written once and compiled per kernel: `$moves`/`$flips` are the move
-/// generation, `$($tf)*` the target features of the functions.
-macro_rules! perft_kernel {
-    ($modname:ident, $moves:path, $flips:path, lanes: $lanes:literal, unsafe: $($unsafety:ident)?, $(#[$tf:meta])*) => {
-        mod $modname {
-            #![allow(unused_unsafe)]
-            use super::{PerftHash, EDAX, NOPASS, OEIS};
-
-            /// Leaves of a child that has no move, one ply above the leaves.
-            #[inline]
-            $(#[$tf])*
-            $($unsafety)? fn leaf_no_move<const C: u8>(p: u64, o: u64) -> u64 {
-                if C == OEIS {
-                    1
-                } else {
-                    let m = unsafe { $moves(o, p) };
-                    if C == EDAX {
-                        u64::from(m != 0)
-                    } else if m != 0 {
-                        u64::from(m.count_ones())
-                    } else {
-                        1
-                    }
-                }
-            }
-
-            /// The leaves two plies below `(p, o)`, whose moves `moves` are not empty: for each
-            /// move, the child's mobility is counted without building the grandchildren.
-            #[inline]
-            $(#[$tf])*
-            $($unsafety)? fn bulk2<const C: u8>(p: u64, o: u64, mut moves: u64) -> u64 {
-                #[cfg(target_arch = "x86_64")]
-                if $lanes {
-                    return unsafe {
-                        crate::movegen::avx512_lanes::bulk2(p, o, moves, |p, o| leaf_no_move::<C>(p, o))
-                    };
-                }
-                let mut n = 0;
-                while moves != 0 {
-                    let sq = moves.trailing_zeros() as u8;
-                    let x = moves & moves.wrapping_neg();
-                    moves ^= x;
-                    let f = unsafe { $flips(p, o, sq) };
-                    let (cp, co) = (o ^ f, p ^ f ^ x);
-                    let m = unsafe { $moves(cp, co) };
-                    n += if m != 0 {
-                        u64::from(m.count_ones())
-                    } else {
-                        unsafe { leaf_no_move::<C>(cp, co) }
-                    };
-                }
-                n
-            }
-
-            /// The position has no move: a pass or the end of the game.
-            #[inline]
-            $(#[$tf])*
-            $($unsafety)? fn no_move<const C: u8>(p: u64, o: u64, depth: u32) -> Option<(u64, u64, u32)> {
-                let _ = p;
-                if unsafe { $moves(o, p) } == 0 {
-                    None
-                } else if C == NOPASS {
-                    Some((o, p, depth))
-                } else {
-                    Some((o, p, depth - 1))
-                }
-            }
-
-            /// Perft without a table.
-            $(#[$tf])*
-            pub(super) $($unsafety)? fn count<const C: u8>(p: u64, o: u64, depth: u32) -> u64 {
-                if depth == 0 {
-                    return 1;
-                }
-                let mut moves = unsafe { $moves(p, o) };
-                if moves == 0 {
-                    return match unsafe { no_move::<C>(p, o, depth) } {
-                        Some((p, o, d)) => unsafe { count::<C>(p, o, d) },
-                        None => u64::from(C != EDAX),
-                    };
-                }
-                #[cfg(target_arch = "x86_64")]
-                if $lanes && depth == 3 {
-                    return unsafe {
-                        crate::movegen::avx512_lanes::bulk3(
-                            p,
-                            o,
-                            moves,
-                            |p, o| leaf_no_move::<C>(p, o),
-                            |p, o| count::<C>(p, o, 2),
-                        )
-                    };
-                }
-                match depth {
-                    1 => u64::from(moves.count_ones()),
-                    2 => unsafe { bulk2::<C>(p, o, moves) },
-                    _ => {
-                        let mut n = 0;
-                        while moves != 0 {
-                            let sq = moves.trailing_zeros() as u8;
-                            let x = moves & moves.wrapping_neg();
-                            moves ^= x;
-                            let f = unsafe { $flips(p, o, sq) };
-                            n += unsafe { count::<C>(o ^ f, p ^ f ^ x, depth - 1) };
-                        }
-                        n
-                    }
-                }
-            }
-
-            /// Perft with a transposition table for the nodes at least
-            /// [`PerftHash::MIN_DEPTH`] plies above the leaves.
-            $(#[$tf])*
-            pub(super) $($unsafety)? fn count_hash<const C: u8>(p: u64, o: u64, depth: u32, h: &PerftHash) -> u64 {
-                if depth < PerftHash::MIN_DEPTH {
-                    return unsafe { count::<C>(p, o, depth) };
-                }
-                let key = crate::perft_hash::normalize(p, o);
-                if let Some(n) = h.get(key, depth) {
-                    return n;
-                }
-                let mut moves = unsafe { $moves(p, o) };
-                let n = if moves == 0 {
-                    match unsafe { no_move::<C>(p, o, depth) } {
-                        Some((p, o, d)) => unsafe { count_hash::<C>(p, o, d, h) },
-                        None => u64::from(C != EDAX),
-                    }
-                } else {
-                    let mut n = 0;
-                    while moves != 0 {
-                        let sq = moves.trailing_zeros() as u8;
-                        let x = moves & moves.wrapping_neg();
-                        moves ^= x;
-                        let f = unsafe { $flips(p, o, sq) };
-                        n += unsafe { count_hash::<C>(o ^ f, p ^ f ^ x, depth - 1, h) };
-                    }
-                    n
-                };
-                h.put(key, depth, n);
-                n
-            }
-        }
-    };
+/// Perft with a transposition table for the nodes at least [`PerftHash::MIN_DEPTH`] plies
+/// above the leaves.
+#[inline(always)]
+fn count_hash<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32, h: &PerftHash) -> u64 {
+    g.run(
+        #[inline(always)]
+        |g| count_hash_body::<G, C>(g, p, o, depth, h),
+    )
 }
 
-perft_kernel!(portable_kernel, crate::movegen::legal_moves, crate::movegen::flips, lanes: false, unsafe:,);
-#[cfg(target_arch = "x86_64")]
-perft_kernel!(
-    avx2_kernel,
-    crate::movegen::avx2::moves,
-    crate::movegen::avx2::flip,
-    lanes: false,
-    unsafe: unsafe,
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-);
-
-#[cfg(target_arch = "x86_64")]
-perft_kernel!(
-    avx512_kernel,
-    crate::movegen::avx512::moves,
-    crate::movegen::avx512::flip,
-    lanes: true,
-    unsafe: unsafe,
-    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt")]
-);
+#[inline(always)]
+fn count_hash_body<G: PerftGen, const C: u8>(
+    g: G,
+    p: u64,
+    o: u64,
+    depth: u32,
+    h: &PerftHash,
+) -> u64 {
+    if depth < PerftHash::MIN_DEPTH {
+        return count_plain::<G, C>(g, p, o, depth);
+    }
+    let key = crate::perft_hash::normalize(p, o);
+    if let Some(n) = h.get(key, depth) {
+        return n;
+    }
+    let mut moves = g.legal_moves(p, o);
+    let n = if moves == 0 {
+        match no_move::<G, C>(g, p, o, depth) {
+            Some((p, o, d)) => count_hash::<G, C>(g, p, o, d, h),
+            None => u64::from(C != EDAX),
+        }
+    } else {
+        let mut n = 0;
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            let x = moves & moves.wrapping_neg();
+            moves ^= x;
+            let f = g.flips(p, o, sq);
+            n += count_hash::<G, C>(g, o ^ f, p ^ f ^ x, depth - 1, h);
+        }
+        n
+    };
+    h.put(key, depth, n);
+    n
+}
 
 pub use crate::perft_hash::PerftHash;
 
-/// How [`perft_with`] counts: threads, transposition table, kernel.
+/// How [`perft_with`] counts: threads, transposition table, kernel. Made by
+/// [`PerftOptions::new`] (or `default`) and the `with_` methods, so that it can grow.
 ///
 /// # Examples
 ///
 /// ```
-/// use reversi_core::perft::PerftOptions;
-/// let opts = PerftOptions { threads: 2, ..PerftOptions::default() };
-/// assert!(opts.hash.is_none());
+/// use reversi_core::perft::{Kernel, PerftHash, PerftOptions};
+/// let hash = PerftHash::new(1);
+/// let opts = PerftOptions::new().with_threads(2).with_hash(&hash).with_kernel(Kernel::Portable);
+/// assert_eq!(opts.threads(), 2);
+/// assert!(opts.hash().is_some());
+/// assert_eq!(PerftOptions::default().kernel(), Kernel::best());
 /// ```
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct PerftOptions<'a> {
-    /// Worker threads (0 counts as 1).
-    pub threads: usize,
-    /// A transposition table shared by the workers, or none.
-    pub hash: Option<&'a PerftHash>,
-    /// The move generation; it must be in [`Kernel::available`].
-    pub kernel: Kernel,
+    threads: usize,
+    hash: Option<&'a PerftHash>,
+    kernel: Kernel,
 }
 
 impl Default for PerftOptions<'_> {
@@ -408,6 +400,115 @@ impl Default for PerftOptions<'_> {
             hash: None,
             kernel: Kernel::best(),
         }
+    }
+}
+
+impl<'a> PerftOptions<'a> {
+    /// One thread, no table, the best kernel of this CPU ([`Kernel::best`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::perft::PerftOptions;
+    /// assert_eq!(PerftOptions::new().threads(), 1);
+    /// ```
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// With `threads` worker threads (0 counts as 1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::perft::PerftOptions;
+    /// assert_eq!(PerftOptions::new().with_threads(4).threads(), 4);
+    /// ```
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// With a transposition table shared by the workers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::perft::{PerftHash, PerftOptions};
+    /// let hash = PerftHash::new(1);
+    /// assert!(PerftOptions::new().with_hash(&hash).hash().is_some());
+    /// ```
+    #[must_use]
+    pub fn with_hash(mut self, hash: &'a PerftHash) -> Self {
+        self.hash = Some(hash);
+        self
+    }
+
+    /// With a transposition table or none.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::perft::PerftOptions;
+    /// assert!(PerftOptions::new().with_hash_opt(None).hash().is_none());
+    /// ```
+    #[must_use]
+    pub fn with_hash_opt(mut self, hash: Option<&'a PerftHash>) -> Self {
+        self.hash = hash;
+        self
+    }
+
+    /// On the move generation `kernel`, which must be in [`Kernel::available`] when counting.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::perft::{Kernel, PerftOptions};
+    /// assert_eq!(PerftOptions::new().with_kernel(Kernel::Portable).kernel(), Kernel::Portable);
+    /// ```
+    #[must_use]
+    pub fn with_kernel(mut self, kernel: Kernel) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// The number of worker threads (0 counts as 1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_core::perft::PerftOptions::new().threads(), 1);
+    /// ```
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The transposition table, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(reversi_core::perft::PerftOptions::new().hash().is_none());
+    /// ```
+    #[must_use]
+    pub fn hash(&self) -> Option<&'a PerftHash> {
+        self.hash
+    }
+
+    /// The move generation kernel.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::perft::{Kernel, PerftOptions};
+    /// assert_eq!(PerftOptions::new().kernel(), Kernel::best());
+    /// ```
+    #[must_use]
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 }
 
@@ -454,7 +555,7 @@ pub struct Progress {
 /// use reversi_core::perft::{perft_with, Convention, PerftHash, PerftOptions};
 /// use reversi_core::Position;
 /// let hash = PerftHash::new(16);
-/// let opts = PerftOptions { threads: 2, hash: Some(&hash), ..PerftOptions::default() };
+/// let opts = PerftOptions::new().with_threads(2).with_hash(&hash);
 /// assert_eq!(perft_with(&Position::initial(), 10, Convention::Edax, &opts, &|_| ()), 24571056);
 /// ```
 pub fn perft_with(
@@ -466,7 +567,7 @@ pub fn perft_with(
 ) -> u64 {
     use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     assert!(
-        Kernel::available().contains(&opts.kernel),
+        opts.kernel.is_available(),
         "kernel {:?} is not supported by this CPU",
         opts.kernel
     );

@@ -3,7 +3,7 @@
 //! passes and finished games) and positions of random legal games.
 
 use proptest::prelude::*;
-use reversi_core::movegen;
+use reversi_core::movegen::{self, Avx2, Avx512, MoveGen, Portable};
 use reversi_core::perft::{perft_raw, Convention, Kernel, PerftHash};
 
 /// A random pair of disjoint boards, with an occupancy between sparse and full.
@@ -49,40 +49,40 @@ fn game_position() -> impl Strategy<Value = (u64, u64)> {
 
 const CONVENTIONS: [Convention; 3] = [Convention::Oeis, Convention::Edax, Convention::NoPass];
 
-/// The fast `legal_moves` and `flips` of every module this CPU can run against the portable ones,
-/// on every empty square.
-fn check_movegen(p: u64, o: u64) -> Result<(), TestCaseError> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        type Fast = (&'static str, fn(u64, u64) -> u64, fn(u64, u64, u8) -> u64);
-        let mut fast: Vec<Fast> = Vec::new();
-        if movegen::avx2::available() {
-            fast.push(("avx2", movegen::avx2::legal_moves, movegen::avx2::flips));
-        }
-        if movegen::avx512::available() {
-            fast.push((
-                "avx512",
-                movegen::avx512::legal_moves,
-                movegen::avx512::flips,
-            ));
-        }
-        for (name, legal_moves, flips) in fast {
-            prop_assert_eq!(legal_moves(p, o), movegen::legal_moves(p, o), "{}", name);
-            let mut empty = !(p | o);
-            while empty != 0 {
-                let sq = empty.trailing_zeros() as u8;
-                empty &= empty - 1;
-                prop_assert_eq!(
-                    flips(p, o, sq),
-                    movegen::flips(p, o, sq),
-                    "{} square {}",
-                    name,
-                    sq
-                );
-            }
-        }
+/// The `legal_moves` and `flips` of kernel `g` against the portable functions, on every empty
+/// square.
+fn check_kernel<G: MoveGen>(g: G, p: u64, o: u64) -> Result<(), TestCaseError> {
+    prop_assert_eq!(g.legal_moves(p, o), movegen::legal_moves(p, o), "{:?}", g);
+    prop_assert_eq!(
+        g.run(|g| g.legal_moves(p, o)),
+        movegen::legal_moves(p, o),
+        "{:?}",
+        g
+    );
+    let mut empty = !(p | o);
+    while empty != 0 {
+        let sq = empty.trailing_zeros() as u8;
+        empty &= empty - 1;
+        prop_assert_eq!(
+            g.flips(p, o, sq),
+            movegen::flips(p, o, sq),
+            "{:?} square {}",
+            g,
+            sq
+        );
     }
-    let _ = (p, o);
+    Ok(())
+}
+
+/// Every kernel this CPU can run against the portable functions.
+fn check_movegen(p: u64, o: u64) -> Result<(), TestCaseError> {
+    check_kernel(Portable, p, o)?;
+    if let Some(g) = Avx2::detect() {
+        check_kernel(g, p, o)?;
+    }
+    if let Some(g) = Avx512::detect() {
+        check_kernel(g, p, o)?;
+    }
     Ok(())
 }
 

@@ -18,11 +18,10 @@ fn check(min: u32, max: u32, threads: usize, hash_mb: usize, kernel: Kernel) {
     for conv_i in 0..3 {
         // One table per convention, reused over the depths as the perft example does.
         let hash = (hash_mb > 0).then(|| PerftHash::new(hash_mb));
-        let opts = PerftOptions {
-            threads,
-            hash: hash.as_ref(),
-            kernel,
-        };
+        let opts = PerftOptions::new()
+            .with_threads(threads)
+            .with_hash_opt(hash.as_ref())
+            .with_kernel(kernel);
         for &(depth, counts) in &rows {
             let Some(expected) = counts[conv_i] else {
                 continue;

@@ -84,10 +84,7 @@ fn every_kernel_agrees_with_the_file() {
         for case in cases() {
             for (d, &want) in case.counts.iter().enumerate() {
                 let d = d as u32 + 1;
-                let options = PerftOptions {
-                    kernel,
-                    ..PerftOptions::default()
-                };
+                let options = PerftOptions::new().with_kernel(kernel);
                 let got = perft_with(&case.position, d, Convention::Oeis, &options, &|_| ());
                 assert_eq!(
                     got, want,
