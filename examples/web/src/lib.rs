@@ -20,6 +20,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 pub mod ffi;
+mod local;
 
 /// A request to [`call`], by its `type`.
 #[derive(Deserialize, Debug)]
@@ -41,7 +42,8 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// Answers one JSON request with one JSON answer.
 ///
 /// Requests: `{"type":"perft","depth":D}` (optionally `"board":"<board string>"`), `{"type":"solve",
-/// "board":"<board string>"}`. A request that cannot be read or carried out is answered
+/// "board":"<board string>"}`, and the local games' `local`, `local_load`, `local_tick` and
+/// `local_think` (see the contract in the server's `static/worker.js` and [`local`]'s tests). A request that cannot be read or carried out is answered
 /// `{"type":"error","code":..,"message":..}`, never with a panic.
 ///
 /// # Examples
@@ -52,6 +54,13 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// ```
 #[must_use]
 pub fn call(request: &str) -> String {
+    if let Ok(value) = serde_json::from_str::<Value>(request) {
+        if let Some(kind) = value.get("type").and_then(Value::as_str) {
+            if local::is_local(kind) {
+                return local::answer(&value).to_string();
+            }
+        }
+    }
     answer(request)
         .unwrap_or_else(
             |(code, message)| json!({"type": "error", "code": code, "message": message}),
