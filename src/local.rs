@@ -926,11 +926,6 @@ mod saved {
         1
     }
 
-    #[derive(Deserialize)]
-    struct VersionOnly {
-        version: u64,
-    }
-
     impl LocalMatch {
         /// The match as JSON: a versioned record (`"version": 2`) of the settings, the moves, the
         /// clock (timestamps in wall-clock milliseconds, so time away counts when loaded), the
@@ -952,14 +947,7 @@ mod saved {
         /// ```
         #[must_use]
         pub fn save_json(&self, pretty: bool) -> String {
-            let saved = SavedMatch {
-                version: SAVE_VERSION,
-                settings: self.settings,
-                game: self.game.clone(),
-                clock: self.clock.clone(),
-                result: self.result,
-                state_version: self.version,
-            };
+            let saved = self.saved();
             if pretty {
                 serde_json::to_string_pretty(&saved)
             } else {
@@ -982,7 +970,18 @@ mod saved {
         /// ```
         #[must_use]
         pub fn save_value(&self) -> serde_json::Value {
-            serde_json::from_str(&self.save_json(false)).expect("a saved match is JSON")
+            serde_json::to_value(self.saved()).expect("a match serialises")
+        }
+
+        fn saved(&self) -> SavedMatch {
+            SavedMatch {
+                version: SAVE_VERSION,
+                settings: self.settings,
+                game: self.game.clone(),
+                clock: self.clock.clone(),
+                result: self.result,
+                state_version: self.version,
+            }
         }
 
         /// Loads a match saved by [`save_json`](Self::save_json) (or by the terminal game's
@@ -1014,8 +1013,11 @@ mod saved {
         ///
         /// See [`save_value`](Self::save_value).
         pub fn load_value(value: serde_json::Value, now: Millis) -> Result<LocalMatch, LoadError> {
-            let VersionOnly { version } =
-                VersionOnly::deserialize(&value).map_err(|e| LoadError::Format(e.to_string()))?;
+            // Read by hand: a second deserializer type would double the code of the module.
+            let version = value
+                .get("version")
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| LoadError::Format("no numeric `version` field".to_string()))?;
             if version != 1 && version != SAVE_VERSION {
                 return Err(LoadError::Version(version));
             }

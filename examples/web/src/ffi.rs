@@ -33,7 +33,7 @@ pub(crate) fn now() -> std::time::Duration {
     // SAFETY: an import without arguments that returns a number.
     let ms = unsafe { rv_now_ms() };
     if ms.is_finite() && ms > 0.0 {
-        std::time::Duration::from_secs_f64(ms / 1000.0)
+        std::time::Duration::from_micros((ms * 1000.0) as u64)
     } else {
         std::time::Duration::ZERO
     }

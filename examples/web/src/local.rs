@@ -25,12 +25,13 @@ use reversi::clock::{parse_total_time, Millis, Span, TimeControl};
 use reversi::core::{Color, Position, Square};
 use reversi::local::{LocalError, LocalMatch, Opponent, Settings};
 use reversi::view::{BoardView, ClockView};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 
-/// The time control of a local game, as the page asks for it (and shows it back).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// The time control of a local game, as the page asks for it (and shows it back). Read by hand
+/// ([`TimeSpec::read`]): derived readers of tagged enums cost the module tens of kilobytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 enum TimeSpec {
     Unlimited,
     PerMove {
@@ -50,60 +51,165 @@ enum TimeSpec {
 }
 
 /// Who plays a local game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Mode {
     Computer,
     TwoPlayers,
 }
 
-/// The client messages of local games, as the page sends them to the server today. `rid` is
-/// read from the raw message (errors about messages that do not parse echo it too).
-#[allow(dead_code)]
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// The client messages of local games, as the page sends them to the server today (`rid` is
+/// read apart, so that errors about messages that do not parse echo it too).
+#[derive(Debug)]
 enum ClientMsg {
     LocalNew {
-        #[serde(default)]
-        rid: Option<Value>,
         mode: Mode,
-        #[serde(default)]
         color: Option<Color>,
-        #[serde(default)]
         level: Option<String>,
-        #[serde(default)]
         time: Option<TimeSpec>,
-        #[serde(default)]
         board: Option<String>,
     },
     Move {
-        #[serde(default)]
-        rid: Option<Value>,
         game: String,
         square: Square,
         version: u64,
     },
     Undo {
-        #[serde(default)]
-        rid: Option<Value>,
         game: String,
         version: u64,
     },
     Resign {
-        #[serde(default)]
-        rid: Option<Value>,
         game: String,
     },
     Sync {
-        #[serde(default)]
-        rid: Option<Value>,
         game: String,
     },
     LocalClose {
-        #[serde(default)]
-        rid: Option<Value>,
         game: String,
     },
+}
+
+/// The fields of a JSON object, read by hand with the error messages of a derived reader.
+pub(crate) struct Fields<'a> {
+    obj: &'a serde_json::Map<String, Value>,
+}
+
+impl<'a> Fields<'a> {
+    /// The object, refused if it has a field not in `allowed`.
+    pub(crate) fn new(v: &'a Value, allowed: &[&str]) -> Result<Fields<'a>, String> {
+        let obj = v.as_object().ok_or("expected an object")?;
+        if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(format!("unknown field `{k}`, expected one of {allowed:?}"));
+        }
+        Ok(Fields { obj })
+    }
+
+    pub(crate) fn opt<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+    ) -> Result<Option<T>, String> {
+        match self.obj.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => T::deserialize(v.clone())
+                .map(Some)
+                .map_err(|e| format!("field `{name}`: {e}")),
+        }
+    }
+
+    pub(crate) fn req<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, String> {
+        self.opt(name)?
+            .ok_or_else(|| format!("missing field `{name}`"))
+    }
+}
+
+impl TimeSpec {
+    fn read(v: &Value) -> Result<TimeSpec, String> {
+        let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+        let allowed: &[&str] = match kind {
+            "unlimited" => &["kind"],
+            "per_move" => &["kind", "secs"],
+            "total" => &["kind", "input"],
+            "combined" => &["kind", "secs", "input"],
+            "per_move_ms" => &["kind", "ms"],
+            _ => {
+                return Err(format!(
+                    "time: unknown kind {kind:?}, expected unlimited, per_move, total, combined or per_move_ms"
+                ))
+            }
+        };
+        let f = Fields::new(v, allowed).map_err(|e| format!("time: {e}"))?;
+        Ok(match kind {
+            "unlimited" => TimeSpec::Unlimited,
+            "per_move" => TimeSpec::PerMove {
+                secs: f.req("secs")?,
+            },
+            "total" => TimeSpec::Total {
+                input: f.req("input")?,
+            },
+            "combined" => TimeSpec::Combined {
+                secs: f.req("secs")?,
+                input: f.req("input")?,
+            },
+            _ => TimeSpec::PerMoveMs { ms: f.req("ms")? },
+        })
+    }
+}
+
+impl ClientMsg {
+    /// Reads a message of type `kind` (one of [`KNOWN`]).
+    fn read(kind: &str, v: &Value) -> Result<ClientMsg, String> {
+        let with = |extra: &[&'static str]| {
+            let mut allowed = vec!["type", "rid"];
+            allowed.extend_from_slice(extra);
+            Fields::new(v, &allowed)
+        };
+        Ok(match kind {
+            "local_new" => {
+                let f = with(&["mode", "color", "level", "time", "board"])?;
+                let mode = match f.req::<String>("mode")?.as_str() {
+                    "computer" => Mode::Computer,
+                    "two_players" => Mode::TwoPlayers,
+                    other => return Err(format!(
+                        "field `mode`: unknown variant {other:?}, expected computer or two_players"
+                    )),
+                };
+                ClientMsg::LocalNew {
+                    mode,
+                    color: f.opt("color")?,
+                    level: f.opt("level")?,
+                    time: match f.obj.get("time") {
+                        None | Some(Value::Null) => None,
+                        Some(t) => Some(TimeSpec::read(t)?),
+                    },
+                    board: f.opt("board")?,
+                }
+            }
+            "move" => {
+                let f = with(&["game", "square", "version"])?;
+                ClientMsg::Move {
+                    game: f.req("game")?,
+                    square: f.req("square")?,
+                    version: f.req("version")?,
+                }
+            }
+            "undo" => {
+                let f = with(&["game", "version"])?;
+                ClientMsg::Undo {
+                    game: f.req("game")?,
+                    version: f.req("version")?,
+                }
+            }
+            "resign" => ClientMsg::Resign {
+                game: with(&["game"])?.req("game")?,
+            },
+            "sync" => ClientMsg::Sync {
+                game: with(&["game"])?.req("game")?,
+            },
+            _ => ClientMsg::LocalClose {
+                game: with(&["game"])?.req("game")?,
+            },
+        })
+    }
 }
 
 /// The message types this module answers.
@@ -192,8 +298,7 @@ struct WebGame {
 }
 
 /// The saved form handed to the page (`saved`), and read back by `local_load`.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize)]
 struct SavedGame {
     /// The format of this wrapper: 1.
     version: u32,
@@ -219,8 +324,18 @@ impl WebGame {
 
     fn load(data: Value, now: Millis) -> Result<WebGame, Refusal> {
         let bad = |m: String| refusal("bad_saved_game", m);
-        let saved: SavedGame =
-            serde_json::from_value(data).map_err(|e| bad(format!("not a saved game: {e}")))?;
+        let f = Fields::new(&data, &["version", "game", "token", "time", "match"])
+            .map_err(|e| bad(format!("not a saved game: {e}")))?;
+        let read = || -> Result<SavedGame, String> {
+            Ok(SavedGame {
+                version: f.req("version")?,
+                game: f.req("game")?,
+                token: f.req("token")?,
+                time: TimeSpec::read(f.obj.get("time").unwrap_or(&Value::Null))?,
+                m: f.obj.get("match").cloned().unwrap_or(Value::Null),
+            })
+        };
+        let saved = read().map_err(|e| bad(format!("not a saved game: {e}")))?;
         if saved.version != 1 {
             return Err(bad(format!(
                 "a saved game of format {}, which this version does not read",
@@ -504,11 +619,11 @@ fn client(a: &mut Answer, msg: &Value, now: Millis) {
         ));
         return;
     };
-    let msg: ClientMsg = match serde_json::from_value(msg.clone()) {
+    let msg = match ClientMsg::read(kind, msg) {
         Ok(m) => m,
         Err(e) => {
             a.out.push(error_json(
-                &refusal("bad_message", e.to_string()),
+                &refusal("bad_message", e),
                 Some(kind),
                 rid.as_ref(),
             ));
