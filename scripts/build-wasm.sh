@@ -31,6 +31,11 @@ if ! have_toolchain; then
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q rustc-web cargo-web rust-web-src lld
 fi
 
+# Size: the page loads the module, which must stay under 400 KB. The engine (reversi-core,
+# reversi-ai) is optimised for speed (opt-level 3); everything else (serde, the JSON glue, the
+# standard library) for size (opt-level z), and panics abort at once without formatting their
+# messages (panic_immediate_abort: nobody would see them in a worker), which drops most of the
+# formatting code.
 # A target directory of its own: Debian's rustc must not mix its artefacts with rustup's.
 TARGET_DIR="$ROOT/target/wasm"
 cd "$ROOT"
@@ -38,14 +43,22 @@ env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS \
   RUSTC_BOOTSTRAP=1 RUSTC="$RUSTC" \
   CARGO_TARGET_DIR="$TARGET_DIR" \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
-  CARGO_PROFILE_RELEASE_OPT_LEVEL=3 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=z \
   CARGO_PROFILE_RELEASE_PANIC=abort \
   CARGO_PROFILE_RELEASE_STRIP=true \
   "$CARGO" build --release --locked --ignore-rust-version \
+  --config 'profile.release.package.reversi-core.opt-level=3' \
+  --config 'profile.release.package.reversi-ai.opt-level=3' \
   --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
+  -Zbuild-std-features=panic_immediate_abort \
   -p reversi-web
 BUILT="$TARGET_DIR/wasm32-unknown-unknown/release/reversi_web.wasm"
-echo "build-wasm: $(wc -c <"$BUILT") bytes" >&2
+SIZE="$(wc -c <"$BUILT")"
+echo "build-wasm: $SIZE bytes" >&2
+if [ "$SIZE" -ge 409600 ]; then
+  echo "build-wasm: the module is over 400 KB" >&2
+  exit 1
+fi
 
 if [ "${1:-}" = "--check" ]; then
   if ! cmp -s "$BUILT" "$OUT"; then

@@ -37,4 +37,7 @@ pub use reversi_clock as clock;
 pub use reversi_core as core;
 pub use reversi_room as room;
 
+pub mod local;
 pub mod room_adapters;
+#[cfg(feature = "serde")]
+pub mod view;

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use reversi::ai;
 use reversi::core::{Position, Square};
+use reversi::local::{LocalMatch, Opponent};
 
 /// The computer's level: `reversi-ai`'s, with its names (`easy`, `normal`, `hard`).
 pub use reversi::ai::Level;
@@ -20,26 +21,23 @@ pub struct Thinking {
 }
 
 impl Thinking {
-    /// Starts the search of `level` (seeded with `seed`) on `pos`. `budget` is the most time the
-    /// computer's clock allows, if it has a limit. With `reproducible`, the search is bounded by
-    /// nodes rather than by time, so that the same seed gives the same game on any machine (as
-    /// far as the level's own time limit allows).
-    pub fn start(
-        level: Level,
-        seed: u64,
-        pos: Position,
-        budget: Option<Duration>,
-        reproducible: bool,
-    ) -> Thinking {
+    /// Starts the computer's search for its turn in `m` (its engine seeded by the match), or
+    /// `None` when it is not the computer's turn. `budget` is the most time the computer's clock
+    /// allows, if it has a limit. With `reproducible`, the search is bounded by nodes rather than
+    /// by time, so that the same seed gives the same game on any machine (as far as the level's
+    /// own time limit allows).
+    pub fn start(m: &LocalMatch, budget: Option<Duration>, reproducible: bool) -> Option<Thinking> {
+        let (engine, pos) = m.computer_engine()?;
         let mut limits = ai::Limits::NONE;
-        if reproducible && level == Level::Hard {
-            limits.nodes = Some(REPRODUCIBLE_NODES);
+        if reproducible && m.settings().opponent == Opponent::Computer(Level::Hard) {
+            limits = limits.with_nodes(REPRODUCIBLE_NODES);
         }
-        limits.time = budget;
-        let engine = level.engine(seed);
-        Thinking {
+        if let Some(budget) = budget {
+            limits = limits.with_time(budget);
+        }
+        Some(Thinking {
             handle: Some(ai::SearchHandle::spawn(engine, pos, limits)),
-        }
+        })
     }
 
     /// The chosen move once the search is over: `Some(Ok(square))`, `Some(Err(message))` if the

@@ -18,12 +18,11 @@ mod tui;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use reversi::clock::{Millis, TimeControl};
+use reversi::clock::TimeControl;
 use reversi::core::Color;
 
-use session::{Match, Opponent, Saved, Settings};
+use session::{LocalMatch, Opponent, Settings};
 
 const USAGE: &str = "\
 usage: play [options]
@@ -97,7 +96,9 @@ impl Options {
                     .ok_or_else(|| format!("{name} needs a value"))
             };
             match flag.as_str() {
-                "--opponent" => o.opponent = Some(value("--opponent")?.parse()?),
+                "--opponent" => {
+                    o.opponent = Some(value("--opponent")?.parse().map_err(|e| format!("{e}"))?)
+                }
                 "--color" | "--colour" => {
                     o.color = Some(value("--color")?.parse().map_err(|e| format!("{e}"))?)
                 }
@@ -133,14 +134,13 @@ impl Options {
 
     /// The settings of a new game from the flags, with defaults for the rest.
     pub fn settings(&self) -> Settings {
-        Settings {
-            opponent: self
-                .opponent
+        Settings::new(
+            self.opponent
                 .unwrap_or(Opponent::Computer(engine::Level::Normal)),
-            human: self.color.unwrap_or(Color::Black),
-            time: self.time.unwrap_or(TimeControl::Unlimited),
-            seed: self.seed.unwrap_or_else(random_seed),
-        }
+            self.color.unwrap_or(Color::Black),
+            self.time.unwrap_or(TimeControl::Unlimited),
+            self.seed.unwrap_or_else(random_seed),
+        )
     }
 }
 
@@ -150,22 +150,6 @@ pub fn random_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     (t.as_nanos() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(std::process::id())
-}
-
-/// How long the computer may think now: most of a per-move limit, a share of a bank.
-pub fn think_budget(m: &Match, color: Color, now: Millis) -> Option<Duration> {
-    let left = m.remaining(color, now)?.as_millis();
-    let margin = 250.min(left / 4);
-    let usable = left.saturating_sub(margin).max(20);
-    let share = match m.settings.time {
-        TimeControl::PerMove { .. } => usable,
-        _ => {
-            let empties = u64::from(m.game.position().empty().count());
-            let my_moves_left = (empties / 2).max(3);
-            usable / my_moves_left
-        }
-    };
-    Some(Duration::from_millis(share.min(usable)))
 }
 
 fn main() -> ExitCode {
@@ -184,8 +168,8 @@ fn main() -> ExitCode {
     let resumed = if opts.new || opts.chooses_game() {
         None
     } else {
-        match Saved::load(&opts.save_path) {
-            Ok(saved) => saved.map(|s| s.into_match(now)),
+        match session::load(&opts.save_path, now) {
+            Ok(m) => m,
             Err(e) => {
                 eprintln!("play: {e}; starting a new game");
                 None
@@ -193,7 +177,7 @@ fn main() -> ExitCode {
         }
     };
     let result = if opts.plain {
-        let m = resumed.unwrap_or_else(|| Match::new(opts.settings(), now));
+        let m = resumed.unwrap_or_else(|| LocalMatch::new(opts.settings(), now));
         plain::run(m, &opts)
     } else {
         let start = match resumed {

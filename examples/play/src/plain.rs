@@ -8,11 +8,11 @@ use std::time::Duration;
 use reversi::core::{Color, Move, Position, Square, Turn};
 
 use crate::engine;
-use crate::session::{self, End, Match, Refused};
+use crate::session::{self, EndReason, LocalError, LocalMatch, MatchResult};
 use crate::Options;
 
 /// Runs a game in line mode until it ends, the input ends, or `quit`.
-pub fn run(mut m: Match, opts: &Options) -> std::io::Result<()> {
+pub fn run(mut m: LocalMatch, opts: &Options) -> std::io::Result<()> {
     let mut ui = Plain {
         out: std::io::stdout().lock(),
         bell: !opts.mute && std::io::stdout().is_terminal(),
@@ -21,22 +21,22 @@ pub fn run(mut m: Match, opts: &Options) -> std::io::Result<()> {
         opts,
     };
     let lines = spawn_reader();
-    writeln!(ui.out, "reversi: {}", m.settings.describe())?;
-    if !m.game.plies().is_empty() {
+    writeln!(ui.out, "reversi: {}", session::describe(m.settings()))?;
+    if !m.game().plies().is_empty() {
         writeln!(
             ui.out,
             "resumed the saved game after {} moves: {}",
-            m.placements(),
-            m.game.transcript()
+            session::placements(&m),
+            m.game().transcript()
         )?;
     }
     writeln!(
         ui.out,
         "type a square such as d3 to play, or help for the commands"
     )?;
-    ui.board(m.game.position())?;
+    ui.board(m.game().position())?;
     loop {
-        if let Some(end) = m.end {
+        if let Some(end) = m.result() {
             session::remove_save(&opts.save_path);
             return ui.result(&m, end);
         }
@@ -50,7 +50,7 @@ pub fn run(mut m: Match, opts: &Options) -> std::io::Result<()> {
             match lines.recv_timeout(timeout) {
                 Ok(line) => break Some(line),
                 Err(RecvTimeoutError::Timeout) => {
-                    if m.tick(session::now()).is_some() {
+                    if m.handle_timeout(session::now()) {
                         break None;
                     }
                 }
@@ -73,8 +73,8 @@ pub fn run(mut m: Match, opts: &Options) -> std::io::Result<()> {
 }
 
 /// How long the main loop may wait before it must look at the clock.
-fn until_deadline(m: &Match) -> Duration {
-    match m.clock.poll_timeout() {
+fn until_deadline(m: &LocalMatch) -> Duration {
+    match m.clock().poll_timeout() {
         Some(deadline) => {
             let ms = deadline.saturating_since(session::now()).as_millis();
             Duration::from_millis(ms.clamp(1, 1000))
@@ -138,15 +138,15 @@ impl<W: Write> Plain<'_, W> {
         write!(self.out, "{}", board_rows(pos))
     }
 
-    fn prompt(&mut self, m: &Match) -> std::io::Result<()> {
-        let pos = m.game.position();
+    fn prompt(&mut self, m: &LocalMatch) -> std::io::Result<()> {
+        let pos = m.game().position();
         let color = pos.side_to_move();
         let mut line = format!(
             "{color} to move, black {} white {}",
             pos.count(Color::Black),
             pos.count(Color::White)
         );
-        if m.settings.time.is_timed() {
+        if m.settings().time.is_timed() {
             let now = session::now();
             line += &format!(
                 ", clocks black {} white {}",
@@ -161,17 +161,17 @@ impl<W: Write> Plain<'_, W> {
         self.out.flush()
     }
 
-    fn save(&mut self, m: &Match) -> std::io::Result<()> {
-        if m.end.is_none() {
-            if let Err(e) = m.to_saved().store(&self.opts.save_path) {
+    fn save(&mut self, m: &LocalMatch) -> std::io::Result<()> {
+        if !m.is_over() {
+            if let Err(e) = session::store(m, &self.opts.save_path) {
                 writeln!(self.out, "warning: {e}")?;
             }
         }
         Ok(())
     }
 
-    fn turn(&mut self, m: &Match, turn: &Turn) -> std::io::Result<()> {
-        let who = if m.settings.is_computer(turn.color) {
+    fn turn(&mut self, m: &LocalMatch, turn: &Turn) -> std::io::Result<()> {
+        let who = if m.settings().is_computer(turn.color) {
             " (computer)"
         } else {
             ""
@@ -197,19 +197,20 @@ impl<W: Write> Plain<'_, W> {
         self.save(m)
     }
 
-    fn result(&mut self, m: &Match, end: End) -> std::io::Result<()> {
-        let pos = m.game.position();
+    fn result(&mut self, m: &LocalMatch, end: MatchResult) -> std::io::Result<()> {
+        let pos = m.game().position();
         let (b, w) = (pos.count(Color::Black), pos.count(Color::White));
-        match end {
-            End::Time { loser } => {
-                writeln!(self.out, "{loser} ran out of time: {} wins", !loser)?;
+        match (end.reason, end.winner) {
+            (EndReason::Timeout, Some(winner)) => {
+                writeln!(self.out, "{} ran out of time: {winner} wins", !winner)?;
             }
-            End::Board(outcome) => match outcome.winner() {
-                Some(c) => writeln!(self.out, "game over: {c} wins")?,
-                None => writeln!(self.out, "game over: a draw")?,
-            },
+            (EndReason::Resignation, Some(winner)) => {
+                writeln!(self.out, "{} resigns: {winner} wins", !winner)?;
+            }
+            (_, Some(c)) => writeln!(self.out, "game over: {c} wins")?,
+            (_, None) => writeln!(self.out, "game over: a draw")?,
         }
-        let verdict = match end.winner() {
+        let verdict = match end.winner {
             Some(Color::Black) => "black-wins",
             Some(Color::White) => "white-wins",
             None => "draw",
@@ -218,23 +219,18 @@ impl<W: Write> Plain<'_, W> {
         self.out.flush()
     }
 
-    fn computer_turn(&mut self, m: &mut Match) -> std::io::Result<()> {
-        let color = m.game.position().side_to_move();
-        let level = m.settings.level().expect("a computer is playing");
+    fn computer_turn(&mut self, m: &mut LocalMatch) -> std::io::Result<()> {
         let now = session::now();
-        let mut thinking = engine::Thinking::start(
-            level,
-            m.settings.seed ^ m.game.plies().len() as u64,
-            *m.game.position(),
-            crate::think_budget(m, color, now),
-            self.reproducible,
-        );
+        let Some(mut thinking) = engine::Thinking::start(m, m.think_budget(now), self.reproducible)
+        else {
+            return Ok(());
+        };
         loop {
             match thinking.wait(until_deadline(m).min(Duration::from_millis(200))) {
                 Some(Ok(square)) => {
-                    match m.play(square, session::now()) {
+                    match m.play_computer(square, session::now()) {
                         Ok(turn) => self.turn(m, &turn)?,
-                        Err(Refused::Over) => {}
+                        Err(LocalError::GameOver) => {}
                         Err(e) => writeln!(self.out, "error: the computer's move {square}: {e}")?,
                     }
                     return Ok(());
@@ -244,7 +240,7 @@ impl<W: Write> Plain<'_, W> {
                     std::process::exit(2);
                 }
                 None => {
-                    if m.tick(session::now()).is_some() {
+                    if m.handle_timeout(session::now()) {
                         return Ok(());
                     }
                 }
@@ -253,7 +249,7 @@ impl<W: Write> Plain<'_, W> {
     }
 
     /// Runs one command; `false` to leave.
-    fn command(&mut self, m: &mut Match, line: &str) -> std::io::Result<bool> {
+    fn command(&mut self, m: &mut LocalMatch, line: &str) -> std::io::Result<bool> {
         let mut words = line.split_whitespace();
         let Some(word) = words.next() else {
             writeln!(
@@ -278,10 +274,10 @@ impl<W: Write> Plain<'_, W> {
                 "commands: a square such as d3 plays there; pass; undo; hint; board; \
                  describe d3; moves; quit"
             )?,
-            "board" => self.board(m.game.position())?,
-            "moves" | "legal" => writeln!(self.out, "legal: {}", legal_list(m.game.position()))?,
+            "board" => self.board(m.game().position())?,
+            "moves" | "legal" => writeln!(self.out, "legal: {}", legal_list(m.game().position()))?,
             "pass" | "ps" => {
-                let pos = m.game.position();
+                let pos = m.game().position();
                 let e = pos.play(Move::Pass).err();
                 match e {
                     Some(e) => writeln!(
@@ -295,13 +291,13 @@ impl<W: Write> Plain<'_, W> {
                 Ok(n) => {
                     let moves = if n == 1 { "move" } else { "moves" };
                     writeln!(self.out, "took back {n} {moves}")?;
-                    self.board(m.game.position())?;
+                    self.board(m.game().position())?;
                     self.save(m)?;
                 }
                 Err(e) => writeln!(self.out, "error: {e}")?,
             },
             "hint" | "hints" => {
-                let hints = engine::Hints::start(*m.game.position()).wait();
+                let hints = engine::Hints::start(*m.game().position()).wait();
                 let list: Vec<String> = hints
                     .iter()
                     .map(|h| {
@@ -313,7 +309,7 @@ impl<W: Write> Plain<'_, W> {
             }
             "describe" => match rest.first().map(|s| s.parse::<Square>()) {
                 Some(Ok(sq)) => {
-                    let info = m.game.position().describe_squares()[sq.index() as usize];
+                    let info = m.game().position().describe_squares()[sq.index() as usize];
                     writeln!(self.out, "{info}")?;
                 }
                 Some(Err(e)) => writeln!(self.out, "error: {e}")?,
@@ -323,7 +319,7 @@ impl<W: Write> Plain<'_, W> {
                 )?,
             },
             _ => match word.parse::<Square>() {
-                Ok(sq) if rest.is_empty() => match m.play_human(sq, session::now()) {
+                Ok(sq) if rest.is_empty() => match m.play(sq, session::now()) {
                     Ok(turn) => self.turn(m, &turn)?,
                     Err(e) => writeln!(self.out, "error: {e}")?,
                 },

@@ -16,13 +16,13 @@ use reversi::clock::{Span, TimeControl};
 use reversi::core::{Color, Move, Square, Turn};
 
 use crate::engine::{Hint, Hints, Level, Thinking};
-use crate::session::{self, End, Match, Opponent, Refused, Settings};
+use crate::session::{self, EndReason, LocalError, LocalMatch, Opponent, Settings};
 use crate::Options;
 
 /// How the UI begins.
 pub enum Start {
     /// Go on with a saved game.
-    Resume(Box<Match>),
+    Resume(Box<LocalMatch>),
     /// Start a game with these settings at once.
     New(Settings),
     /// Show the start screen, with these settings chosen at first.
@@ -74,7 +74,7 @@ const OPPONENTS: [Opponent; 4] = [
     Opponent::Computer(Level::Easy),
     Opponent::Computer(Level::Normal),
     Opponent::Computer(Level::Hard),
-    Opponent::Human,
+    Opponent::Person,
 ];
 
 /// Discs turning one by one after a move: `squares[shown..]` still show the old colour.
@@ -149,7 +149,7 @@ struct Note {
 struct App<'a> {
     opts: &'a Options,
     screen: Screen,
-    m: Match,
+    m: LocalMatch,
     cursor: (u8, u8),
     show_legal: bool,
     muted: bool,
@@ -172,14 +172,18 @@ impl<'a> App<'a> {
                 let note = Note {
                     text: format!(
                         "Resumed your saved game ({} moves). Press n for a new game.",
-                        m.placements()
+                        session::placements(&m)
                     ),
                     color: Tc::Cyan,
                 };
                 (Screen::Game, *m, vec![note])
             }
-            Start::New(s) => (Screen::Game, Match::new(s, now), Vec::new()),
-            Start::Screen(s) => (Screen::Menu(Menu::new(s)), Match::new(s, now), Vec::new()),
+            Start::New(s) => (Screen::Game, LocalMatch::new(s, now), Vec::new()),
+            Start::Screen(s) => (
+                Screen::Menu(Menu::new(s)),
+                LocalMatch::new(s, now),
+                Vec::new(),
+            ),
         };
         App {
             opts,
@@ -208,7 +212,7 @@ impl<'a> App<'a> {
             let busy = self.anim.is_some() || self.thinking.is_some() || self.hints_job.is_some();
             let timeout = if busy {
                 Duration::from_millis(30)
-            } else if self.m.settings.time.is_timed() && self.m.end.is_none() {
+            } else if self.m.settings().time.is_timed() && !self.m.is_over() {
                 Duration::from_millis(100)
             } else {
                 Duration::from_millis(500)
@@ -232,9 +236,9 @@ impl<'a> App<'a> {
         if !matches!(self.screen, Screen::Game) {
             return;
         }
-        if self.m.end.is_some() {
+        if self.m.is_over() {
             session::remove_save(&self.opts.save_path);
-        } else if let Err(e) = self.m.to_saved().store(&self.opts.save_path) {
+        } else if let Err(e) = session::store(&self.m, &self.opts.save_path) {
             self.note(e, Tc::Red);
         }
     }
@@ -254,7 +258,7 @@ impl<'a> App<'a> {
             return;
         }
         let now = session::now();
-        if let Some(End::Time { .. }) = self.m.tick(now) {
+        if self.m.handle_timeout(now) {
             // The result line says who ran out of time.
             self.thinking = None;
             self.bell = !self.muted;
@@ -271,21 +275,14 @@ impl<'a> App<'a> {
         }
         if let Some(job) = &self.hints_job {
             if let Some(h) = job.poll() {
-                self.hints = Some((self.m.game.plies().len(), h));
+                self.hints = Some((self.m.game().plies().len(), h));
                 self.hints_job = None;
             }
         }
         if self.m.computer_to_move() {
             if self.thinking.is_none() {
-                let color = self.m.game.position().side_to_move();
-                let level = self.m.settings.level().expect("a computer plays");
-                self.thinking = Some(Thinking::start(
-                    level,
-                    self.m.settings.seed ^ self.m.game.plies().len() as u64,
-                    *self.m.game.position(),
-                    crate::think_budget(&self.m, color, now),
-                    false,
-                ));
+                let budget = self.m.think_budget(now);
+                self.thinking = Thinking::start(&self.m, budget, false);
                 self.think_started = Some(Instant::now());
             }
             // The reply waits for the last move's discs to finish turning.
@@ -298,7 +295,7 @@ impl<'a> App<'a> {
                     self.thinking = None;
                     match result {
                         Ok(square) => {
-                            let played = self.m.play(square, session::now());
+                            let played = self.m.play_computer(square, session::now());
                             if let Ok(turn) = played {
                                 self.after_move(&turn);
                             }
@@ -310,12 +307,12 @@ impl<'a> App<'a> {
         }
         if self.hints_on
             && self.hints_job.is_none()
-            && self.m.end.is_none()
+            && !self.m.is_over()
             && !self.m.computer_to_move()
-            && self.hints.as_ref().map(|h| h.0) != Some(self.m.game.plies().len())
+            && self.hints.as_ref().map(|h| h.0) != Some(self.m.game().plies().len())
         {
             self.hints = None;
-            self.hints_job = Some(Hints::start(*self.m.game.position()));
+            self.hints_job = Some(Hints::start(*self.m.game().position()));
         }
     }
 
@@ -342,17 +339,16 @@ impl<'a> App<'a> {
                 Tc::Yellow,
             );
         }
-        if let Some(end) = self.m.end {
+        if self.m.is_over() {
             self.thinking = None;
-            let _ = end;
         }
         self.save();
     }
 
     fn player_name(&self, color: Color) -> String {
-        match self.m.settings.opponent {
-            Opponent::Human => title(color).to_string(),
-            Opponent::Computer(_) if color == self.m.settings.human => "You".to_string(),
+        match self.m.settings().opponent {
+            Opponent::Person => title(color).to_string(),
+            Opponent::Computer(_) if color == self.m.settings().human => "You".to_string(),
             Opponent::Computer(_) => "The computer".to_string(),
         }
     }
@@ -363,7 +359,7 @@ impl<'a> App<'a> {
         self.hints = None;
         self.anim = None;
         self.notes.clear();
-        self.m = Match::new(settings, session::now());
+        self.m = LocalMatch::new(settings, session::now());
         self.screen = Screen::Game;
         self.cursor = (3, 2);
         self.save();
@@ -427,7 +423,7 @@ impl<'a> App<'a> {
             KeyCode::Char('n') => {
                 let settings = Settings {
                     seed: crate::random_seed(),
-                    ..self.m.settings
+                    ..*self.m.settings()
                 };
                 self.thinking = None;
                 self.hints_job = None;
@@ -435,7 +431,7 @@ impl<'a> App<'a> {
             }
             KeyCode::Char('q') | KeyCode::Esc => {
                 self.save();
-                let msg = if self.m.end.is_none() {
+                let msg = if !self.m.is_over() {
                     format!(
                         "The game is saved to {}; run the program again to resume it.",
                         self.opts.save_path.display()
@@ -459,13 +455,14 @@ impl<'a> App<'a> {
         if self.anim.is_some() {
             self.anim = None; // finish turning at once
         }
-        match self.m.play_human(square, session::now()) {
+        match self.m.play(square, session::now()) {
             Ok(turn) => self.after_move(&turn),
-            Err(Refused::Rules(e)) => self.note(format!("Not there: {e}."), Tc::Red),
-            Err(Refused::NotYourTurn) => self.note("Wait: the computer is thinking.", Tc::Red),
-            Err(Refused::Over) => {
+            Err(LocalError::IllegalMove(e)) => self.note(format!("Not there: {e}."), Tc::Red),
+            Err(LocalError::NotYourTurn) => self.note("Wait: the computer is thinking.", Tc::Red),
+            Err(LocalError::GameOver) => {
                 self.note("The game is over: n for a new game, q to quit.", Tc::Red)
             }
+            Err(e) => self.note(format!("Not now: {e}."), Tc::Red),
         }
     }
 
@@ -533,7 +530,7 @@ impl<'a> App<'a> {
         )]);
         lines.push(vec![]);
         let opponent = match OPPONENTS[menu.opponent] {
-            Opponent::Human => "a second player at this keyboard".to_string(),
+            Opponent::Person => "a second player at this keyboard".to_string(),
             Opponent::Computer(level) => format!("the computer, {level}"),
         };
         let rows = [
@@ -576,13 +573,13 @@ impl<'a> App<'a> {
 
     fn game_lines(&self, lines: &mut Vec<Vec<Span2>>) {
         let m = &self.m;
-        let pos = m.game.position();
+        let pos = m.game().position();
         let now = session::now();
         let to_move = m.to_move();
         // Title.
         lines.push(vec![
             Span2::bold(" REVERSI ", Tc::Green),
-            Span2::dim(format!(" {}", m.settings.describe())),
+            Span2::dim(format!(" {}", session::describe(m.settings()))),
         ]);
         lines.push(vec![]);
         // Counts and clocks above the board.
@@ -600,7 +597,7 @@ impl<'a> App<'a> {
             } else {
                 Span2::plain(text)
             });
-            if m.settings.time.is_timed() {
+            if m.settings().time.is_timed() {
                 let left = m.remaining(color, now);
                 let low = left.is_some_and(|l| l.as_millis() < 10_000);
                 counts.push(Span2 {
@@ -626,11 +623,11 @@ impl<'a> App<'a> {
         lines.extend(board_lines);
         lines.push(vec![]);
         // Status.
-        if let (Some(end), None) = (m.end, &self.anim) {
+        if let (Some(end), None) = (m.result(), &self.anim) {
             let (b, w) = (pos.count(Color::Black), pos.count(Color::White));
-            let verdict = match end.winner() {
-                Some(c) if m.settings.opponent != Opponent::Human => {
-                    if c == m.settings.human {
+            let verdict = match end.winner {
+                Some(c) if m.settings().opponent != Opponent::Person => {
+                    if c == m.settings().human {
                         "You win!".to_string()
                     } else {
                         "The computer wins.".to_string()
@@ -639,24 +636,25 @@ impl<'a> App<'a> {
                 Some(c) => format!("{} wins!", title(c)),
                 None => "A draw.".to_string(),
             };
-            let how = match end {
-                End::Time { loser } => format!("{} ran out of time. ", title(loser)),
-                End::Board(_) => String::new(),
+            let how = match (end.reason, end.winner) {
+                (EndReason::Timeout, Some(winner)) => {
+                    format!("{} ran out of time. ", title(!winner))
+                }
+                (EndReason::Resignation, Some(winner)) => format!("{} resigned. ", title(!winner)),
+                _ => String::new(),
             };
             lines.push(vec![Span2::bold(
                 format!(" Game over. {how}Black {b}, White {w}. {verdict}"),
                 Tc::Green,
             )]);
-            lines.push(vec![Span2::plain(
-                " Press n for a new game, u to take back, q to quit.",
-            )]);
+            lines.push(vec![Span2::plain(" Press n for a new game, q to quit.")]);
         } else if let Some(color) = to_move {
-            let text = if m.settings.is_computer(color) {
+            let text = if m.settings().is_computer(color) {
                 let secs = self
                     .think_started
                     .map_or(0.0, |t| t.elapsed().as_secs_f32());
                 format!(" The computer ({}) is thinking… {secs:.1} s", title(color))
-            } else if m.settings.opponent == Opponent::Human {
+            } else if m.settings().opponent == Opponent::Person {
                 format!(" {} to move.", title(color))
             } else {
                 format!(" Your move ({}).", title(color))
@@ -671,7 +669,7 @@ impl<'a> App<'a> {
                 bold: false,
             }]);
         }
-        if self.hints_on && m.end.is_none() {
+        if self.hints_on && !m.is_over() {
             let texts: Vec<String> = match &self.hints {
                 Some((_, h)) if !h.is_empty() => {
                     let list: Vec<String> = h
@@ -716,7 +714,7 @@ impl<'a> App<'a> {
 
     /// The count shown while discs are still turning.
     fn shown_count(&self, color: Color) -> u32 {
-        let count = self.m.game.position().count(color);
+        let count = self.m.game().position().count(color);
         match &self.anim {
             Some(a) => {
                 let pending = (a.squares.len() - a.shown) as u32;
@@ -732,9 +730,9 @@ impl<'a> App<'a> {
 
     fn board_lines(&self) -> Vec<Vec<Span2>> {
         let m = &self.m;
-        let pos = m.game.position();
+        let pos = m.game().position();
         let mover = pos.side_to_move();
-        let human_turn = m.end.is_none() && !m.computer_to_move();
+        let human_turn = !m.is_over() && !m.computer_to_move();
         let legal = pos.legal_moves();
         let cursor = self.cursor_square();
         let preview = if human_turn && legal.contains(cursor) && self.anim.is_none() {
@@ -742,9 +740,9 @@ impl<'a> App<'a> {
         } else {
             reversi::core::Bitboard::EMPTY
         };
-        let last = m.game.last_move().map(|(_, s)| s);
+        let last = m.game().last_move().map(|(_, s)| s);
         let hints: &[Hint] = match (&self.hints, self.hints_on) {
-            (Some((n, h)), true) if *n == m.game.plies().len() => h,
+            (Some((n, h)), true) if *n == m.game().plies().len() => h,
             _ => &[],
         };
         let mut lines = Vec::new();
@@ -844,7 +842,7 @@ impl<'a> App<'a> {
 
     /// The move history: numbered plies in columns of eight, passes included.
     fn history_lines(&self) -> Vec<Vec<Span2>> {
-        let plies = self.m.game.plies();
+        let plies = self.m.game().plies();
         let rows = 8;
         let mut lines: Vec<Vec<Span2>> = vec![vec![Span2::bold("Moves", Tc::Reset)]];
         let max_cols = 6;

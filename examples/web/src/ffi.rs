@@ -20,6 +20,25 @@
 
 use std::cell::RefCell;
 
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+#[link(wasm_import_module = "env")]
+extern "C" {
+    /// The host's monotonic clock in milliseconds (`performance.now()` in a worker).
+    fn rv_now_ms() -> f64;
+}
+
+/// The host's monotonic clock, the search's time source in the module.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub(crate) fn now() -> std::time::Duration {
+    // SAFETY: an import without arguments that returns a number.
+    let ms = unsafe { rv_now_ms() };
+    if ms.is_finite() && ms > 0.0 {
+        std::time::Duration::from_micros((ms * 1000.0) as u64)
+    } else {
+        std::time::Duration::ZERO
+    }
+}
+
 thread_local! {
     /// The answer of the last call.
     static ANSWER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };

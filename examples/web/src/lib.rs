@@ -16,23 +16,43 @@
 use reversi_ai::{SolveOptions, Solver};
 use reversi_core::perft::{perft, Convention};
 use reversi_core::Position;
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 pub mod ffi;
+mod local;
 
-/// A request to [`call`], by its `type`.
-#[derive(Deserialize, Debug)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// A request to [`call`], by its `type`. Read by hand ([`Request::read`]): a derived reader of
+/// a tagged enum costs the module kilobytes.
+#[derive(Debug)]
 enum Request {
     /// Perft in the OEIS A124004 convention, from the start or from `board`.
-    Perft {
-        depth: u32,
-        #[serde(default)]
-        board: Option<String>,
-    },
+    Perft { depth: u32, board: Option<String> },
     /// The exact score (WOF convention) and a best move of `board`.
     Solve { board: String },
+}
+
+impl Request {
+    fn read(v: &Value) -> Result<Request, String> {
+        match v.get("type").and_then(Value::as_str) {
+            Some("perft") => {
+                let f = local::Fields::new(v, &["type", "depth", "board"])?;
+                Ok(Request::Perft {
+                    depth: f.req("depth")?,
+                    board: f.opt("board")?,
+                })
+            }
+            Some("solve") => {
+                let f = local::Fields::new(v, &["type", "board"])?;
+                Ok(Request::Solve {
+                    board: f.req("board")?,
+                })
+            }
+            Some(other) => Err(format!(
+                "unknown request type {other:?}, expected perft, solve, local, local_load, local_tick or local_think"
+            )),
+            None => Err("the request has no string `type`".to_string()),
+        }
+    }
 }
 
 /// The deepest perft a request may ask for: deeper counts take minutes in a browser.
@@ -41,8 +61,10 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// Answers one JSON request with one JSON answer.
 ///
 /// Requests: `{"type":"perft","depth":D}` (optionally `"board":"<board string>"`), `{"type":"solve",
-/// "board":"<board string>"}`. A request that cannot be read or carried out is answered
-/// `{"type":"error","code":..,"message":..}`, never with a panic.
+/// "board":"<board string>"}`, and the local games' `local`, `local_load`, `local_tick` and
+/// `local_think` (the contract between the page's worker and the module; they answer
+/// `{"type":"local",...}`, errors included). Any other request that cannot be read or carried
+/// out is answered `{"type":"error","code":..,"message":..}`, never with a panic.
 ///
 /// # Examples
 ///
@@ -52,16 +74,25 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// ```
 #[must_use]
 pub fn call(request: &str) -> String {
-    answer(request)
-        .unwrap_or_else(
-            |(code, message)| json!({"type": "error", "code": code, "message": message}),
-        )
-        .to_string()
+    let error = |code: &str, message: String| {
+        json!({"type": "error", "code": code, "message": message}).to_string()
+    };
+    let value: Value = match serde_json::from_str(request) {
+        Ok(v) => v,
+        Err(e) => return error("bad_request", e.to_string()),
+    };
+    let kind = value
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if local::is_local(kind) {
+        return local::answer(&value).to_string();
+    }
+    answer(&value).unwrap_or_else(|(code, message)| error(code, message))
 }
 
-fn answer(request: &str) -> Result<Value, (&'static str, String)> {
-    let request: Request =
-        serde_json::from_str(request).map_err(|e| ("bad_request", e.to_string()))?;
+fn answer(request: &Value) -> Result<String, (&'static str, String)> {
+    let request = Request::read(request).map_err(|e| ("bad_request", e))?;
     let position = |board: Option<&str>| -> Result<Position, (&'static str, String)> {
         match board {
             None => Ok(Position::initial()),
@@ -78,7 +109,8 @@ fn answer(request: &str) -> Result<Value, (&'static str, String)> {
             }
             let p = position(board.as_deref())?;
             Ok(
-                json!({"type": "perft", "depth": depth, "count": perft(&p, depth, Convention::Oeis)}),
+                json!({"type": "perft", "depth": depth, "count": perft(&p, depth, Convention::Oeis)})
+                    .to_string(),
             )
         }
         Request::Solve { board } => {
@@ -86,7 +118,10 @@ fn answer(request: &str) -> Result<Value, (&'static str, String)> {
             let s = Solver::new()
                 .solve(&p, &SolveOptions::default())
                 .map_err(|e| ("game_over", e.to_string()))?;
-            Ok(json!({"type": "solve", "score": s.score, "move": s.best_move, "nodes": s.nodes}))
+            Ok(
+                json!({"type": "solve", "score": s.score, "move": s.best_move, "nodes": s.nodes})
+                    .to_string(),
+            )
         }
     }
 }

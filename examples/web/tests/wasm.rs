@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use reversi_core::{Game, Position};
+use reversi_core::{Color, Game, Move, Position};
 use serde_json::{json, Value};
 
 const STATIC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../server/static");
@@ -33,8 +33,14 @@ fn endgames(empties: &[u32]) -> Vec<Position> {
 }
 
 fn run_in_node(requests: &[Value]) -> Vec<Value> {
+    node("run_wasm.mjs", requests)
+}
+
+/// Runs `script` of the tests directory under node on the committed module, with `input` as
+/// JSON on its stdin; returns what it prints.
+fn node(script: &str, input: &[Value]) -> Vec<Value> {
     let mut child = Command::new("node")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/run_wasm.mjs"))
+        .arg(format!("{}/tests/{script}", env!("CARGO_MANIFEST_DIR")))
         .arg(format!("{STATIC}/reversi.wasm"))
         .arg(format!("{STATIC}/engine.js"))
         .stdin(Stdio::piped())
@@ -46,7 +52,7 @@ fn run_in_node(requests: &[Value]) -> Vec<Value> {
         .stdin
         .take()
         .unwrap()
-        .write_all(serde_json::to_string(requests).unwrap().as_bytes())
+        .write_all(serde_json::to_string(input).unwrap().as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "node failed: {:?}", out.status);
@@ -79,4 +85,84 @@ fn wasm_module_answers_as_the_native_build() {
     assert_eq!(native[12]["code"], "bad_board");
     let wasm = run_in_node(&requests);
     assert_eq!(wasm, native);
+}
+
+/// Checks one local game as `play_local.mjs` played it: every state follows from the last by
+/// legal moves, and the game ends by the board.
+fn check_local_game(answers: &[Value], human: Color) -> Value {
+    let started = &answers[0]["out"][0];
+    assert_eq!(started["type"], "local_started", "{started}");
+    let mut last = answers[0]["out"][1].clone();
+    for a in &answers[1..] {
+        assert_eq!(a["type"], "local");
+        let states: Vec<&Value> = a["out"].as_array().unwrap().iter().collect();
+        assert_eq!(states.len(), 1, "one state per answer: {a}");
+        let s = states[0];
+        assert_eq!(s["type"], "state", "{s}");
+        assert_eq!(s["version"], last["version"].as_u64().unwrap() + 1);
+        assert!(a["saved"].is_object());
+        last = s.clone();
+    }
+    assert_eq!(last["status"], "over", "{last}");
+    assert_eq!(last["result"]["reason"], "board");
+    // The history replays by the rules, and the computer played its own colour.
+    let moves: Vec<Move> = last["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| serde_json::from_value(p["move"].clone()).unwrap())
+        .collect();
+    let game = Game::replay(Position::initial(), moves).unwrap();
+    assert!(game.is_over());
+    for (ply, p) in game.plies().iter().zip(last["history"].as_array().unwrap()) {
+        assert_eq!(p["color"], serde_json::to_value(ply.color).unwrap());
+    }
+    let outcome = game.outcome().unwrap();
+    assert_eq!(
+        last["result"]["winner"],
+        serde_json::to_value(outcome.winner()).unwrap()
+    );
+    assert_eq!(last["board"], game.position().to_board_string()[..64]);
+    let _ = human;
+    last
+}
+
+#[test]
+fn local_games_against_easy_run_to_the_end_in_the_module() {
+    let games = [
+        json!({"type": "local_new", "mode": "computer", "level": "easy", "color": "black"}),
+        json!({"type": "local_new", "mode": "computer", "level": "easy", "color": "white",
+               "time": {"kind": "total", "input": "5"}}),
+    ];
+    let played = node("play_local.mjs", &games);
+    assert_eq!(played.len(), 2);
+    for (answers, human) in played.iter().zip([Color::Black, Color::White]) {
+        let answers = answers.as_array().unwrap();
+        let last = check_local_game(answers, human);
+        assert_eq!(last["mode"], "computer");
+        assert_eq!(last["level"], "easy");
+        assert_eq!(last["human"], serde_json::to_value(human).unwrap());
+    }
+    // The timed game's clock ran and stopped at the end.
+    let last = played[1].as_array().unwrap().last().unwrap()["out"][0].clone();
+    assert_eq!(last["clock"]["running"], Value::Null);
+    assert!(last["clock"]["black_ms"].as_u64().unwrap() < 300_000);
+}
+
+#[test]
+fn hard_thinks_in_the_module_with_the_pages_clock() {
+    // Hard plays black against a person: its first move is searched under the page's clock
+    // (the module's env.rv_now_ms import), then the person answers.
+    let requests = [
+        json!({"type": "local", "now": 1000, "msg": {"type": "local_new", "mode": "computer",
+               "level": "hard", "color": "white"}}),
+        json!({"type": "local_think", "now": 1010}),
+    ];
+    let answers = run_in_node(&requests);
+    assert_eq!(answers[0]["think"], true);
+    let s = &answers[1]["out"][0];
+    assert_eq!(s["type"], "state", "{}", answers[1]);
+    assert_eq!(s["history"].as_array().unwrap().len(), 1);
+    assert_eq!(s["to_move"], "white");
+    assert_eq!(answers[1]["think"], false);
 }
