@@ -4,7 +4,7 @@
 //! `reversi-core`, so the page holds no rules.
 
 use reversi::clock::{Clock, Millis};
-use reversi::core::{Color, Game};
+use reversi::core::Game;
 use reversi::view::{BoardView, ClockView};
 use serde_json::Value;
 

@@ -169,9 +169,11 @@ impl ClientMsg {
                 let mode = match f.req::<String>("mode")?.as_str() {
                     "computer" => Mode::Computer,
                     "two_players" => Mode::TwoPlayers,
-                    other => return Err(format!(
+                    other => {
+                        return Err(format!(
                         "field `mode`: unknown variant {other:?}, expected computer or two_players"
-                    )),
+                    ))
+                    }
                 };
                 ClientMsg::LocalNew {
                     mode,
