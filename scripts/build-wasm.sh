@@ -39,7 +39,11 @@ fi
 # A target directory of its own: Debian's rustc must not mix its artefacts with rustup's.
 TARGET_DIR="$ROOT/target/wasm"
 cd "$ROOT"
-env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS \
+# Source paths end up in the module (panic locations the optimiser keeps): they are remapped, so
+# that the module is the same whatever the checkout's and cargo's directories.
+CARGO_DIR="${CARGO_HOME:-$HOME/.cargo}"
+env -u CARGO_BUILD_RUSTFLAGS \
+  RUSTFLAGS="--remap-path-prefix=$ROOT=/reversi --remap-path-prefix=$CARGO_DIR=/cargo" \
   RUSTC_BOOTSTRAP=1 RUSTC="$RUSTC" \
   CARGO_TARGET_DIR="$TARGET_DIR" \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
