@@ -3,7 +3,9 @@
 //! into [`ServerMsg`]. Unknown fields are ignored, so that a client keeps working when the server
 //! adds one.
 
-use reversi::core::{Color, Square};
+use reversi::core::Color;
+/// The board view's parts, shared with the facade's [`reversi::view`] (the one place that builds them).
+pub use reversi::view::{Count, HistoryPly, LegalMove, Placement};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -239,45 +241,6 @@ pub struct ResultView {
     /// Rooms: the seat concerned, when there is one.
     #[serde(default)]
     pub seat: Option<usize>,
-}
-
-/// The discs of each colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Count {
-    /// Black discs.
-    pub black: u32,
-    /// White discs.
-    pub white: u32,
-}
-
-/// A legal move and the discs it flips, nearest first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LegalMove {
-    /// Where to play.
-    pub square: Square,
-    /// The discs it flips, in animation order.
-    pub flips: Vec<Square>,
-}
-
-/// A placement and the discs it flipped.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Placement {
-    /// Who played.
-    pub color: Color,
-    /// Where.
-    pub square: Square,
-    /// The discs it flipped, in animation order.
-    pub flips: Vec<Square>,
-}
-
-/// One move of the history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HistoryPly {
-    /// Who moved.
-    pub color: Color,
-    /// The move: a square or `pass`.
-    #[serde(rename = "move")]
-    pub mv: reversi::core::Move,
 }
 
 /// The clock part of a state.
