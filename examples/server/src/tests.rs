@@ -148,6 +148,25 @@ pub fn first_legal(state: &Value) -> String {
         .to_string()
 }
 
+/// The room id of the `room_created` answer that `c` waits for.
+async fn created_room(c: &mut Client) -> String {
+    let created = c
+        .until("room_created", |v| v["type"] == "room_created")
+        .await;
+    created["room"].as_str().unwrap().to_owned()
+}
+
+/// A hosted room made by `c`, who sits on seat 0, with an Easy bot on seat 1: its id.
+async fn hosted_with_easy_bot(c: &mut Client) -> String {
+    c.send(json!({"type": "room_create"})).await;
+    let room = created_room(c).await;
+    c.send(json!({"type": "sit", "room": room, "seat": 0}))
+        .await;
+    c.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "easy"}))
+        .await;
+    room
+}
+
 /// Two guests matched at random: both clients, the room, and the first client's colour.
 async fn a_match(addr: std::net::SocketAddr) -> (Client, Client, String, String) {
     let mut a = Client::connect(addr).await;
@@ -165,15 +184,7 @@ async fn a_whole_hosted_game_against_an_easy_bot_is_played_and_recorded() {
     let db = temp_db("easy");
     let server = start(test_cfg(db.clone())).await;
     let mut c = Client::connect(server.addr).await;
-    c.send(json!({"type": "room_create"})).await;
-    let created = c
-        .until("room_created", |v| v["type"] == "room_created")
-        .await;
-    let room = created["room"].as_str().unwrap().to_owned();
-    c.send(json!({"type": "sit", "room": room, "seat": 0}))
-        .await;
-    c.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "easy"}))
-        .await;
+    let room = hosted_with_easy_bot(&mut c).await;
     c.state_where(&room, |s| s["seats"][1]["kind"] == "bot")
         .await;
     c.send(json!({"type": "start", "room": room})).await;
@@ -949,15 +960,7 @@ async fn random_and_malformed_messages_never_break_the_server() {
     b.send(json!({"type": "queue"})).await;
     let (room, _) = matched(&mut a).await;
     let mut h = Client::connect(server.addr).await;
-    h.send(json!({"type": "room_create", "rid": "h"})).await;
-    let created = h
-        .until("room_created", |v| v["type"] == "room_created")
-        .await;
-    let hosted = created["room"].as_str().unwrap().to_owned();
-    h.send(json!({"type": "sit", "room": hosted, "seat": 0}))
-        .await;
-    h.send(json!({"type": "add_bot", "room": hosted, "seat": 1, "level": "easy"}))
-        .await;
+    let hosted = hosted_with_easy_bot(&mut h).await;
     h.send(json!({"type": "start", "room": hosted})).await;
     h.state_where(&hosted, |s| s["status"] == "playing").await;
     let mut types = crate::protocol::CLIENT_TYPES.to_vec();
@@ -1062,10 +1065,7 @@ async fn extreme_numbers_are_refused_or_served_without_breaking_the_server() {
         .await;
     c.error("bad_time").await;
     c.send(json!({"type": "room_create"})).await;
-    let created = c
-        .until("room_created", |v| v["type"] == "room_created")
-        .await;
-    let room = created["room"].as_str().unwrap().to_owned();
+    let room = created_room(&mut c).await;
     c.send(json!({"type": "sit", "room": room, "seat": u64::MAX}))
         .await;
     c.error("no_such_seat").await;
