@@ -84,14 +84,58 @@ impl Drop for Thinking {
 const REPRODUCIBLE_NODES: u64 = 400_000;
 
 /// One hint: a legal move and its score for the side to move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hint {
     /// The move.
     pub square: Square,
-    /// Its score: the final disc difference when `exact`, else the engine's evaluation.
+    /// Its score: the final disc difference when `exact`, else the engine's evaluation (see
+    /// [`ESTIMATE_UNIT`]).
     pub score: i32,
     /// Whether the score is the exact result of perfect play.
     pub exact: bool,
+}
+
+/// What a score that is not exact counts. `reversi-ai`'s midgame evaluation weighs corners,
+/// mobility and discs together in points of its own, which are not discs; the label says so
+/// (change it here when the evaluation is calibrated in discs).
+pub const ESTIMATE_UNIT: &str = "evaluation points (not discs)";
+
+/// Scores from this far out are a win or loss the midgame search found (reversi-ai scores a
+/// finished game ±10000 plus the disc difference), by a margin it did not solve exactly.
+const FOUND_RESULT: i32 = 9_900;
+
+impl Hint {
+    /// The score as shown after the move's square: `+4` (discs when exact, else
+    /// [`ESTIMATE_UNIT`]), `win` or `loss` for a result found but not solved exactly, and a
+    /// trailing `!` on exact scores when `mark_exact` (a list that mixes both kinds).
+    pub fn score_text(&self, mark_exact: bool) -> String {
+        let text = if !self.exact && self.score >= FOUND_RESULT {
+            "win".to_string()
+        } else if !self.exact && self.score <= -FOUND_RESULT {
+            "loss".to_string()
+        } else {
+            format!("{:+}", self.score)
+        };
+        if mark_exact && self.exact {
+            text + "!"
+        } else {
+            text
+        }
+    }
+}
+
+/// What the scores of a list of hints mean, to follow "best first, ": exact disc margins when
+/// every one is exact, the evaluation's unit when none is, both (with `!` marking the exact
+/// ones) otherwise. The second value says whether the items mark exact scores with `!`.
+pub fn hint_scale(hints: &[Hint]) -> (String, bool) {
+    let exact = hints.iter().filter(|h| h.exact).count();
+    if !hints.is_empty() && exact == hints.len() {
+        ("exact final disc margins".to_string(), false)
+    } else if exact == 0 {
+        (format!("in {ESTIMATE_UNIT}"), false)
+    } else {
+        (format!("in {ESTIMATE_UNIT}, ! exact disc margins"), true)
+    }
 }
 
 /// Scores for every legal move, best first, from `reversi-ai`'s hint API, computed on a

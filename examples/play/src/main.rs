@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! cargo run --release -p reversi-play                      # start screen (or resume a saved game)
-//! cargo run --release -p reversi-play -- --opponent hard --color white --time 5:00
+//! cargo run --release -p reversi-play -- --opponent hard --color white --total 5:00
 //! cargo run --release -p reversi-play -- --plain           # line mode for screen readers and scripts
 //! ```
 //!
@@ -19,7 +19,7 @@ mod tui;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use reversi::clock::TimeControl;
+use reversi::clock::{Span, TimeControl};
 use reversi::core::Color;
 
 use session::{LocalMatch, Opponent, Settings};
@@ -29,10 +29,12 @@ usage: play [options]
 
   --opponent human|easy|normal|hard   who plays the other colour (default: normal)
   --color black|white                 your colour against the computer (default: black)
-  --time unlimited|15|30|60|TOTAL|PERMOVE+TOTAL
-                                      15, 30, 60: seconds a move; TOTAL: each side's time for
-                                      the game, as 10, 10:00, 5:30 or 5.5 (minutes);
-                                      PERMOVE+TOTAL: both, as 30+10:00 (default: unlimited)
+  --per-move SECONDS                  time for each move: 15 or 0:15 (seconds, or m:ss)
+  --total TIME                        each side's time for the whole game: 10 or 10:00
+                                      (minutes), 5:30, 5.5 or 1:30:00
+                                      Both flags together: a combined control (each move
+                                      within SECONDS, the game within TIME). Neither: no
+                                      time limit. Zero is refused: leave the flag out.
   --seed S                            seed of the computer's choices
   --no-hints                          start with the legal-move marks off
   --reduced-motion                    turn discs without animation
@@ -41,6 +43,8 @@ usage: play [options]
                                       (default: $XDG_DATA_HOME/reversi/game.json)
   --new                               ignore a saved game and start a new one
   --plain                             line mode: no cursor addressing, no colour
+  --quiet                             in line mode, print the board only at the start and
+                                      when asked (board), not after every move
   -h, --help                          this help
 
 Keys: arrows move the cursor, Enter or Space plays, u takes back (your move and the computer's
@@ -50,8 +54,15 @@ and off, m turns the sound on and off, n offers a new game, q saves and quits.
 Plain mode commands: a square such as d3, pass, undo, hint, board, describe d3, moves, help, quit.
 
 A game in progress is saved after every move and resumed when the program starts again without
---opponent, --color, --time, --seed or --new. Without those flags and without a saved game, a
-start screen lets you choose.";
+--opponent, --color, --per-move, --total, --seed or --new. With one of those flags while a game
+is saved, the program stops and says so rather than discarding it: add --new to start the new
+game (the saved one is then replaced). Without those flags and without a saved game, a start
+screen lets you choose.
+
+NO_COLOR (set and not empty) draws the board without colours: X black, O white, + a legal move.
+
+--time (15, 30, 60 meant seconds a move, other numbers minutes each) is gone: use --per-move and
+--total, which say what they mean.";
 
 /// The command line.
 #[derive(Clone, Debug, Default)]
@@ -60,8 +71,10 @@ pub struct Options {
     pub opponent: Option<Opponent>,
     /// `--color`.
     pub color: Option<Color>,
-    /// `--time`.
-    pub time: Option<TimeControl>,
+    /// `--per-move`: the time for each move.
+    pub per_move: Option<Span>,
+    /// `--total`: each side's time for the game.
+    pub total: Option<Span>,
     /// `--seed`.
     pub seed: Option<u64>,
     /// `--no-hints`: legal-move marks start off.
@@ -74,6 +87,8 @@ pub struct Options {
     pub new: bool,
     /// `--plain`.
     pub plain: bool,
+    /// `--quiet`: in line mode, no board after every move.
+    pub quiet: bool,
     /// Where the game is saved.
     pub save_path: PathBuf,
 }
@@ -102,7 +117,16 @@ impl Options {
                 "--color" | "--colour" => {
                     o.color = Some(value("--color")?.parse().map_err(|e| format!("{e}"))?)
                 }
-                "--time" => o.time = Some(session::parse_time(&value("--time")?)?),
+                "--per-move" => o.per_move = Some(session::parse_per_move(&value("--per-move")?)?),
+                "--total" => o.total = Some(session::parse_total(&value("--total")?)?),
+                "--time" => {
+                    return Err(
+                        "--time is gone (15, 30 and 60 meant seconds a move, other numbers \
+                                minutes each): use --per-move SECONDS for a limit on each move, \
+                                --total TIME for each side's time for the game, or both"
+                            .to_string(),
+                    )
+                }
                 "--seed" => {
                     let v = value("--seed")?;
                     o.seed = Some(
@@ -116,6 +140,7 @@ impl Options {
                 "--mute" => o.mute = true,
                 "--new" => o.new = true,
                 "--plain" => o.plain = true,
+                "--quiet" => o.quiet = true,
                 "-h" | "--help" => return Err(String::new()),
                 other => return Err(format!("unknown option {other:?}")),
             }
@@ -128,8 +153,20 @@ impl Options {
     pub fn chooses_game(&self) -> bool {
         self.opponent.is_some()
             || self.color.is_some()
-            || self.time.is_some()
+            || self.per_move.is_some()
+            || self.total.is_some()
             || self.seed.is_some()
+    }
+
+    /// The time control that `--per-move` and `--total` choose: per move, total, both
+    /// (combined), or unlimited without either.
+    pub fn time_control(&self) -> TimeControl {
+        match (self.per_move, self.total) {
+            (None, None) => TimeControl::Unlimited,
+            (Some(limit), None) => TimeControl::per_move(limit),
+            (None, Some(bank)) => TimeControl::total(bank),
+            (Some(per_move), Some(bank)) => TimeControl::combined(per_move, bank),
+        }
     }
 
     /// The settings of a new game from the flags, with defaults for the rest.
@@ -138,7 +175,7 @@ impl Options {
             self.opponent
                 .unwrap_or(Opponent::Computer(engine::Level::Normal)),
             self.color.unwrap_or(Color::Black),
-            self.time.unwrap_or(TimeControl::Unlimited),
+            self.time_control(),
             self.seed.unwrap_or_else(random_seed),
         )
     }
@@ -150,6 +187,30 @@ pub fn random_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     (t.as_nanos() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(std::process::id())
+}
+
+/// Why the program stops rather than replace the saved game `saved` with the game that the
+/// flags choose.
+pub fn protect_message(opts: &Options, saved: &LocalMatch) -> String {
+    let flags: Vec<&str> = [
+        (opts.opponent.is_some(), "--opponent"),
+        (opts.color.is_some(), "--color"),
+        (opts.per_move.is_some(), "--per-move"),
+        (opts.total.is_some(), "--total"),
+        (opts.seed.is_some(), "--seed"),
+    ]
+    .into_iter()
+    .filter_map(|(given, flag)| given.then_some(flag))
+    .collect();
+    format!(
+        "a game is saved in {} ({}, {} moves played); {} would start a new game and replace it. \
+         Run without {} to resume the saved game, or add --new to replace it.",
+        opts.save_path.display(),
+        session::describe(saved.settings()),
+        session::placements(saved),
+        flags.join(", "),
+        if flags.len() == 1 { "it" } else { "them" },
+    )
 }
 
 fn main() -> ExitCode {
@@ -165,14 +226,20 @@ fn main() -> ExitCode {
         }
     };
     let now = session::now();
-    let resumed = if opts.new || opts.chooses_game() {
+    let resumed = if opts.new {
         None
     } else {
         match session::load(&opts.save_path, now) {
+            // A finished game (a flag fell while away) is shown unless a new game is asked for.
+            Ok(Some(m)) if m.is_over() && opts.chooses_game() => None,
+            Ok(Some(m)) if opts.chooses_game() => {
+                eprintln!("play: {}", protect_message(&opts, &m));
+                return ExitCode::from(2);
+            }
             Ok(m) => m,
             Err(e) => {
-                eprintln!("play: {e}; starting a new game");
-                None
+                eprintln!("play: {e}");
+                return ExitCode::FAILURE;
             }
         }
     };

@@ -111,17 +111,45 @@ struct Plain<'a, W: Write> {
     opts: &'a Options,
 }
 
-/// The board as 8 rows of `X`, `O` and `.`, row 1 first.
+/// The board as text: a header of columns, 8 rows numbered 1 to 8 of `X` (black), `O` (white)
+/// and `.` (empty), and a legend line.
 pub fn board_rows(pos: &Position) -> String {
-    let mut s = String::with_capacity(72);
+    let mut s = String::with_capacity(220);
+    s.push_str("  a b c d e f g h\n");
     for row in 0..8u8 {
+        s.push_str(&format!("{} ", row + 1));
         for col in 0..8u8 {
             let sq = Square::from_coords(col, row).expect("on the board");
             s.push(pos.color_at(sq).map_or('.', Color::to_char));
+            s.push(if col < 7 { ' ' } else { '\n' });
         }
-        s.push('\n');
     }
+    s.push_str(&format!(
+        "  X black {}, O white {}, . empty\n",
+        pos.count(Color::Black),
+        pos.count(Color::White)
+    ));
     s
+}
+
+/// The `hint` command's answer: `hints for black, best first, in evaluation points (not
+/// discs): d3 +12, ...`, or exact disc margins near the end.
+pub fn hints_line(mover: Color, hints: &[engine::Hint]) -> String {
+    if hints.is_empty() {
+        return "hints: none (no move to score)".to_string();
+    }
+    let (scale, mark) = engine::hint_scale(hints);
+    let list: Vec<String> = hints
+        .iter()
+        .map(|h| {
+            let exact = if mark && h.exact { " exact" } else { "" };
+            format!("{} {}{exact}", h.square, h.score_text(false))
+        })
+        .collect();
+    format!(
+        "hints for {mover}, best first, {scale}: {}",
+        list.join(", ")
+    )
 }
 
 fn legal_list(pos: &Position) -> String {
@@ -190,6 +218,9 @@ impl<W: Write> Plain<'_, W> {
                 "{passer} passes: no legal move; {} moves again",
                 !passer
             )?;
+        }
+        if !self.opts.quiet {
+            self.board(m.game().position())?;
         }
         if self.bell {
             write!(self.out, "\x07")?;
@@ -297,15 +328,9 @@ impl<W: Write> Plain<'_, W> {
                 Err(e) => writeln!(self.out, "error: {e}")?,
             },
             "hint" | "hints" => {
-                let hints = engine::Hints::start(*m.game().position()).wait();
-                let list: Vec<String> = hints
-                    .iter()
-                    .map(|h| {
-                        let exact = if h.exact { " exact" } else { "" };
-                        format!("{} {:+}{exact}", h.square, h.score)
-                    })
-                    .collect();
-                writeln!(self.out, "hints: {}", list.join(", "))?;
+                let pos = *m.game().position();
+                let hints = engine::Hints::start(pos).wait();
+                writeln!(self.out, "{}", hints_line(pos.side_to_move(), &hints))?;
             }
             "describe" => match rest.first().map(|s| s.parse::<Square>()) {
                 Some(Ok(sq)) => {

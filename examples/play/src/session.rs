@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use reversi::clock::{Millis, Span, TimeControl};
+use reversi::clock::{Millis, ParseTimeError, Span, TimeControl};
 use reversi::local::LoadError;
 
 pub use reversi::local::{EndReason, LocalError, LocalMatch, MatchResult, Opponent, Settings};
@@ -29,43 +29,56 @@ pub fn describe(settings: &Settings) -> String {
 pub fn describe_control(time: TimeControl) -> String {
     match time {
         TimeControl::Unlimited => "no time limit".to_string(),
-        TimeControl::PerMove { limit } => format!("{} s a move", limit.as_secs()),
+        TimeControl::PerMove { limit } => format!("{} a move", per_move(limit)),
         TimeControl::Total { bank } => format!("{bank} each"),
         TimeControl::Combined { per_move, bank } => {
-            format!("{} s a move, {bank} each", per_move.as_secs())
+            format!("{} a move, {bank} each", self::per_move(per_move))
         }
         other => format!("{other:?}"),
     }
 }
 
-/// Parses a `--time` value: `unlimited`, `15`/`30`/`60` (seconds a move), a total time as
-/// [`parse_total_time`](reversi::clock::parse_total_time) reads it (`10`, `10:00`, `5:30`,
-/// `5.5` minutes), or `PERMOVE+TOTAL` (seconds a move, then the total).
-pub fn parse_time(s: &str) -> Result<TimeControl, String> {
-    let s = s.trim();
-    let bad = |e: &dyn fmt::Display| format!("{s:?} is not a time control: {e}");
-    match s {
-        "unlimited" | "none" | "0" => return Ok(TimeControl::Unlimited),
-        "15" | "30" | "60" => {
-            let secs: u64 = s.parse().expect("a literal number");
-            return Ok(TimeControl::per_move(Span::from_secs(secs)));
-        }
-        _ => {}
+/// A time for one move: `15 s`, or `1:30` from a minute on.
+fn per_move(limit: Span) -> String {
+    if limit.as_millis() <= 60_000 && limit.as_millis().is_multiple_of(1000) {
+        format!("{} s", limit.as_secs())
+    } else {
+        limit.to_string()
     }
-    if let Some((per_move, total)) = s.split_once('+') {
-        let secs: u64 = per_move
-            .trim()
-            .parse()
-            .map_err(|_| bad(&"the part before + is whole seconds a move"))?;
-        if secs == 0 {
-            return Err(bad(&"the seconds a move must be positive"));
-        }
-        let bank = reversi::clock::parse_total_time(total).map_err(|e| bad(&e))?;
-        return Ok(TimeControl::combined(Span::from_secs(secs), bank));
+}
+
+/// Parses a `--per-move` value: whole seconds (`15`), or `m:ss` (`0:15`, `1:30`). Zero is
+/// refused (no flag means no limit).
+pub fn parse_per_move(s: &str) -> Result<Span, String> {
+    let t = s.trim();
+    let bad = |e: &dyn fmt::Display| format!("--per-move {t:?}: {e}");
+    if t.contains(':') {
+        return reversi::clock::parse_total_time(t).map_err(|e| bad(&e));
     }
-    reversi::clock::parse_total_time(s)
-        .map(TimeControl::total)
-        .map_err(|e| bad(&e))
+    let secs: u64 = t
+        .parse()
+        .map_err(|_| bad(&"give whole seconds a move, such as 15, or m:ss, such as 1:30"))?;
+    if secs == 0 {
+        return Err(bad(
+            &"the time for a move must be more than zero; leave --per-move out for no limit",
+        ));
+    }
+    Ok(Span::from_secs(secs))
+}
+
+/// Parses a `--total` value as [`parse_total_time`](reversi::clock::parse_total_time) reads it:
+/// `10` or `10:00` (minutes), `5:30`, `5.5`, `1:30:00`. Zero is refused (no flag means no
+/// limit).
+pub fn parse_total(s: &str) -> Result<Span, String> {
+    let t = s.trim();
+    reversi::clock::parse_total_time(t).map_err(|e| {
+        let hint = if e == ParseTimeError::NotPositive {
+            "; leave --total out for no limit"
+        } else {
+            ""
+        };
+        format!("--total {t:?}: {e}{hint}")
+    })
 }
 
 /// The number of placements made (passes not counted).
@@ -84,11 +97,11 @@ pub fn load(path: &Path, now: Millis) -> Result<Option<LocalMatch>, String> {
         Ok(text) => match LocalMatch::load_json(&text, now) {
             Ok(m) => Ok(Some(m)),
             Err(e @ LoadError::Version(_)) => Err(format!(
-                "cannot resume the saved game {}: {e}; delete it or start with --new",
+                "cannot resume the saved game {}: {e}; start with --new to replace it",
                 path.display()
             )),
             Err(e) => Err(format!(
-                "cannot read the saved game {}: {e}",
+                "cannot read the saved game {}: {e}; start with --new to replace it",
                 path.display()
             )),
         },

@@ -15,7 +15,7 @@ use crossterm::{execute, queue};
 use reversi::clock::{Span, TimeControl};
 use reversi::core::{Color, Move, Square, Turn};
 
-use crate::engine::{Hint, Hints, Level, Thinking};
+use crate::engine::{hint_scale, Hint, Hints, Level, Thinking};
 use crate::session::{self, EndReason, LocalError, LocalMatch, Opponent, Settings};
 use crate::Options;
 
@@ -69,7 +69,8 @@ fn time_choices() -> Vec<TimeControl> {
     ]
 }
 
-/// The opponents offered on the start screen.
+/// The opponents offered on the start screen, in their order there (a table: a new level is
+/// one more entry).
 const OPPONENTS: [Opponent; 4] = [
     Opponent::Computer(Level::Easy),
     Opponent::Computer(Level::Normal),
@@ -124,11 +125,22 @@ impl Menu {
         }
     }
 
+    /// Moves the selection `step` rows down (up if negative), over the four rows (opponent,
+    /// colour, time, start); the colour row is skipped between two people, who play both.
+    fn step_row(&mut self, step: isize) {
+        loop {
+            self.row = (self.row as isize + step).rem_euclid(4) as usize;
+            if !(self.row == 1 && OPPONENTS[self.opponent] == Opponent::Person) {
+                break;
+            }
+        }
+    }
+
     fn change(&mut self, step: isize) {
         let turn = |i: usize, n: usize| (i as isize + step).rem_euclid(n as isize) as usize;
         match self.row {
             0 => self.opponent = turn(self.opponent, OPPONENTS.len()),
-            1 => self.color = !self.color,
+            1 if OPPONENTS[self.opponent] != Opponent::Person => self.color = !self.color,
             2 => self.time = turn(self.time, self.times.len()),
             _ => {}
         }
@@ -148,6 +160,8 @@ struct Note {
 
 struct App<'a> {
     opts: &'a Options,
+    /// Whether to draw in colour (not when `NO_COLOR` is set and not empty).
+    color: bool,
     screen: Screen,
     m: LocalMatch,
     cursor: (u8, u8),
@@ -187,6 +201,7 @@ impl<'a> App<'a> {
         };
         App {
             opts,
+            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             screen,
             m,
             cursor: (3, 2),
@@ -375,8 +390,8 @@ impl<'a> App<'a> {
         }
         match &mut self.screen {
             Screen::Menu(menu) => match key.code {
-                KeyCode::Up => menu.row = (menu.row + 3) % 4,
-                KeyCode::Down | KeyCode::Tab => menu.row = (menu.row + 1) % 4,
+                KeyCode::Up => menu.step_row(-1),
+                KeyCode::Down | KeyCode::Tab => menu.step_row(1),
                 KeyCode::Left => menu.change(-1),
                 KeyCode::Right => menu.change(1),
                 KeyCode::Enter | KeyCode::Char(' ') => {
@@ -485,22 +500,27 @@ impl<'a> App<'a> {
     // ---- drawing ----
 
     fn draw(&mut self, out: &mut BufWriter<Stdout>) -> io::Result<()> {
-        queue!(out, MoveTo(0, 0))?;
-        let mut lines: Vec<Vec<Span2>> = Vec::new();
-        match &self.screen {
-            Screen::Menu(menu) => self.menu_lines(menu, &mut lines),
-            Screen::Game => self.game_lines(&mut lines),
-        }
+        let (width, height) = terminal::size().unwrap_or((80, 24));
+        let lines = self.frame(usize::from(width), usize::from(height));
         for (y, line) in lines.iter().enumerate() {
             queue!(out, MoveTo(0, y as u16))?;
             for span in line {
-                queue!(
-                    out,
-                    SetForegroundColor(span.fg),
-                    SetBackgroundColor(span.bg)
-                )?;
-                if span.bold {
-                    queue!(out, SetAttribute(Attribute::Bold))?;
+                if self.color {
+                    queue!(
+                        out,
+                        SetForegroundColor(span.fg),
+                        SetBackgroundColor(span.bg)
+                    )?;
+                }
+                for (on, attr) in [
+                    (span.bold, Attribute::Bold),
+                    (span.underline, Attribute::Underlined),
+                    (span.reverse && !self.color, Attribute::Reverse),
+                    (span.dim && !self.color, Attribute::Dim),
+                ] {
+                    if on {
+                        queue!(out, SetAttribute(attr))?;
+                    }
                 }
                 queue!(
                     out,
@@ -522,20 +542,45 @@ impl<'a> App<'a> {
         out.flush()
     }
 
-    fn menu_lines(&self, menu: &Menu, lines: &mut Vec<Vec<Span2>>) {
+    /// The screen for a terminal of `width` columns and `height` lines: laid out for 80x24
+    /// first, with blank lines and more history and hints where there is room; no line is
+    /// longer than `width` and there are at most `height` lines.
+    fn frame(&self, width: usize, height: usize) -> Vec<Vec<Span2>> {
+        let mut lines = match &self.screen {
+            Screen::Menu(menu) => self.menu_lines(menu, width),
+            Screen::Game => self.game_lines(width, height),
+        };
+        lines.truncate(height);
+        for line in &mut lines {
+            clip(line, width);
+        }
+        lines
+    }
+
+    fn menu_lines(&self, menu: &Menu, width: usize) -> Vec<Vec<Span2>> {
+        let mut lines = vec![vec![], vec![Span2::bold("   REVERSI", Tc::Green)]];
+        let intro = "Black moves first. Place a disc so that it brackets a line of the other \
+                     colour; the bracketed discs turn.";
+        for text in wrap_words(intro, width, "   ") {
+            lines.push(vec![Span2::plain(text)]);
+        }
         lines.push(vec![]);
-        lines.push(vec![Span2::bold("   REVERSI", Tc::Green)]);
-        lines.push(vec![Span2::plain(
-            "   Black moves first. Place a disc so that it brackets a line of the other colour.",
-        )]);
-        lines.push(vec![]);
+        let two_people = OPPONENTS[menu.opponent] == Opponent::Person;
         let opponent = match OPPONENTS[menu.opponent] {
-            Opponent::Person => "a second player at this keyboard".to_string(),
+            Opponent::Person => "a second person at this keyboard".to_string(),
             Opponent::Computer(level) => format!("the computer, {level}"),
+        };
+        let colour = if two_people {
+            (
+                "Colours",
+                "Black moves first, then White: take turns".to_string(),
+            )
+        } else {
+            ("Your colour", title(menu.color).to_string())
         };
         let rows = [
             ("Opponent", opponent),
-            ("Your colour", title(menu.color).to_string()),
+            colour,
             ("Time", session::describe_control(menu.times[menu.time])),
         ];
         for (i, (label, value)) in rows.iter().enumerate() {
@@ -544,12 +589,17 @@ impl<'a> App<'a> {
                 "  {} {label:<12}",
                 if selected { ">" } else { " " }
             ))];
-            let value = format!(" ◀ {value} ▶ ");
-            line.push(if selected {
-                Span2::styled(value, Tc::Black, Tc::Cyan)
+            if two_people && i == 1 {
+                // Nothing to choose: both colours are played at this keyboard.
+                line.push(Span2::plain(format!("   {value}")));
             } else {
-                Span2::plain(value)
-            });
+                let value = format!(" < {value} > ");
+                line.push(if selected {
+                    Span2::reverse(value, Tc::Black, Tc::Cyan)
+                } else {
+                    Span2::plain(value)
+                });
+            }
             lines.push(line);
         }
         lines.push(vec![]);
@@ -557,43 +607,53 @@ impl<'a> App<'a> {
         lines.push(vec![
             Span2::plain(format!("  {} ", if menu.row == 3 { ">" } else { " " })),
             if menu.row == 3 {
-                Span2::styled(start, Tc::Black, Tc::Green)
+                Span2::reverse(start, Tc::Black, Tc::Green)
             } else {
                 Span2::plain(start)
             },
         ]);
         lines.push(vec![]);
-        lines.push(vec![Span2::dim(
-            "   ↑↓ choose   ←→ change   Enter start   q quit",
-        )]);
-        lines.push(vec![Span2::dim(
-            "   In the game: arrows move, Enter or Space plays, u undo, h hints, l legal marks, m sound, n new game, q quit",
-        )]);
+        for text in wrap_items(
+            &["↑↓ choose", "←→ change", "Enter start", "q quit"],
+            width,
+            "   ",
+        ) {
+            lines.push(vec![Span2::dim(text)]);
+        }
+        let game_keys = [
+            "In the game: arrows move",
+            "Enter or Space plays",
+            "u undo",
+            "h hints",
+            "l legal marks",
+            "m sound",
+            "n new game",
+            "q quit",
+        ];
+        for text in wrap_items(&game_keys, width, "   ") {
+            lines.push(vec![Span2::dim(text)]);
+        }
+        lines
     }
 
-    fn game_lines(&self, lines: &mut Vec<Vec<Span2>>) {
+    fn game_lines(&self, width: usize, height: usize) -> Vec<Vec<Span2>> {
         let m = &self.m;
-        let pos = m.game().position();
         let now = session::now();
         let to_move = m.to_move();
         // Title.
-        lines.push(vec![
+        let title_line = vec![
             Span2::bold(" REVERSI ", Tc::Green),
             Span2::dim(format!(" {}", session::describe(m.settings()))),
-        ]);
-        lines.push(vec![]);
-        // Counts and clocks above the board.
+        ];
+        // Counts and clocks above the board; the discs shown as on the board (a legend).
         let mut counts = vec![Span2::plain(" ")];
         for color in Color::BOTH {
             let active = to_move == Some(color);
-            let text = format!(
-                " {} {} {:>2} ",
-                if active { "▶" } else { " " },
-                title(color),
-                self.shown_count(color)
-            );
+            counts.push(Span2::plain(if active { " ▶ " } else { "   " }));
+            counts.push(self.chip(color));
+            let text = format!(" {} {:>2} ", title(color), self.shown_count(color));
             counts.push(if active {
-                Span2::styled(text, Tc::Black, Tc::White)
+                Span2::reverse(text, Tc::Black, Tc::White)
             } else {
                 Span2::plain(text)
             });
@@ -601,53 +661,33 @@ impl<'a> App<'a> {
                 let left = m.remaining(color, now);
                 let low = left.is_some_and(|l| l.as_millis() < 10_000);
                 counts.push(Span2 {
-                    text: format!(" {} ", session::show_time(left)),
-                    fg: if low { Tc::Red } else { Tc::Reset },
-                    bg: Tc::Reset,
                     bold: active,
+                    ..Span2::styled(
+                        format!(" {} ", session::show_time(left)),
+                        if low { Tc::Red } else { Tc::Reset },
+                        Tc::Reset,
+                    )
                 });
             }
-            counts.push(Span2::plain("   "));
+            counts.push(Span2::plain(" "));
         }
-        lines.push(counts);
-        lines.push(vec![]);
-        // The board, with the history beside it.
-        let history = self.history_lines();
-        let mut board_lines = self.board_lines();
-        for (i, line) in board_lines.iter_mut().enumerate() {
-            line.push(Span2::plain("    "));
+        // The board, with the history beside it (as many columns as fit, newest last).
+        let mut board = self.board_lines();
+        let board_width = board.iter().map(|l| line_width(l)).max().unwrap_or(0) + 2;
+        let history = self.history_lines(width.saturating_sub(board_width));
+        for (i, line) in board.iter_mut().enumerate() {
             if let Some(h) = history.get(i) {
+                let pad = board_width.saturating_sub(line_width(line));
+                line.push(Span2::plain(" ".repeat(pad)));
                 line.extend(h.iter().cloned());
             }
         }
-        lines.extend(board_lines);
-        lines.push(vec![]);
-        // Status.
-        if let (Some(end), None) = (m.result(), &self.anim) {
-            let (b, w) = (pos.count(Color::Black), pos.count(Color::White));
-            let verdict = match end.winner {
-                Some(c) if m.settings().opponent != Opponent::Person => {
-                    if c == m.settings().human {
-                        "You win!".to_string()
-                    } else {
-                        "The computer wins.".to_string()
-                    }
-                }
-                Some(c) => format!("{} wins!", title(c)),
-                None => "A draw.".to_string(),
-            };
-            let how = match (end.reason, end.winner) {
-                (EndReason::Timeout, Some(winner)) => {
-                    format!("{} ran out of time. ", title(!winner))
-                }
-                (EndReason::Resignation, Some(winner)) => format!("{} resigned. ", title(!winner)),
-                _ => String::new(),
-            };
-            lines.push(vec![Span2::bold(
-                format!(" Game over. {how}Black {b}, White {w}. {verdict}"),
-                Tc::Green,
-            )]);
-            lines.push(vec![Span2::plain(" Press n for a new game, q to quit.")]);
+        let under = vec![Span2::dim(self.under_board())];
+        // Status and notes.
+        let mut status = Vec::new();
+        if let (Some(line), None) = (self.result_line(), &self.anim) {
+            status.push(vec![Span2::bold(line, Tc::Green)]);
+            status.push(vec![Span2::plain(" Press n for a new game, q to quit.")]);
         } else if let Some(color) = to_move {
             let text = if m.settings().is_computer(color) {
                 let secs = self
@@ -659,57 +699,119 @@ impl<'a> App<'a> {
             } else {
                 format!(" Your move ({}).", title(color))
             };
-            lines.push(vec![Span2::plain(text)]);
+            status.push(vec![Span2::plain(text)]);
         }
         for note in &self.notes {
-            lines.push(vec![Span2 {
-                text: format!(" {}", note.text),
-                fg: note.color,
-                bg: Tc::Reset,
-                bold: false,
-            }]);
+            status.push(vec![Span2::styled(
+                format!(" {}", note.text),
+                note.color,
+                Tc::Reset,
+            )]);
         }
-        if self.hints_on && !m.is_over() {
-            let texts: Vec<String> = match &self.hints {
-                Some((_, h)) if !h.is_empty() => {
-                    let list: Vec<String> = h
-                        .iter()
-                        .map(|h| {
-                            format!(
-                                "{} {:+}{}",
-                                h.square,
-                                h.score,
-                                if h.exact { "!" } else { "" }
-                            )
-                        })
-                        .collect();
-                    let mut texts =
-                        vec![" Hints, best first (ranks on the board; ! exact score):".to_string()];
-                    for chunk in list.chunks(8) {
-                        texts.push(format!("   {}", chunk.join("   ")));
-                    }
-                    texts
-                }
-                _ if self.hints_job.is_some() => vec![" Hints: thinking…".to_string()],
-                _ => vec![" Hints: on".to_string()],
-            };
-            for text in texts {
-                lines.push(vec![Span2 {
-                    text,
-                    fg: Tc::Magenta,
-                    bg: Tc::Reset,
-                    bold: false,
-                }]);
-            }
-        }
-        lines.push(vec![]);
+        let hints: Vec<Vec<Span2>> = self
+            .hint_texts(width)
+            .into_iter()
+            .map(|t| vec![Span2::styled(t, Tc::Magenta, Tc::Reset)])
+            .collect();
         let onoff = |b: bool| if b { "on" } else { "off" };
-        lines.push(vec![Span2::dim(format!(
-            " arrows move · Enter/Space play · u undo · h hints ({}) · l legal marks ({}) · m sound ({}) · n new · q quit",
-            onoff(self.hints_on),
-            onoff(self.show_legal),
-            onoff(!self.muted)
-        ))]);
+        let keys = [
+            "arrows move".to_string(),
+            "Enter/Space play".to_string(),
+            "u undo".to_string(),
+            format!("h hints ({})", onoff(self.hints_on)),
+            format!("l legal marks ({})", onoff(self.show_legal)),
+            format!("m sound ({})", onoff(!self.muted)),
+            "n new".to_string(),
+            "q quit".to_string(),
+        ];
+        let help: Vec<Vec<Span2>> = wrap_items(&keys, width, " ")
+            .into_iter()
+            .map(|t| vec![Span2::dim(t)])
+            .collect();
+        // Blank lines between the parts where the height allows, the most useful first.
+        let needed = 2 + board.len() + 1 + status.len() + hints.len() + help.len();
+        let spare = height.saturating_sub(needed);
+        let gap = |k: usize| if spare > k { vec![vec![]] } else { vec![] };
+        let mut lines = vec![title_line];
+        lines.extend(gap(1));
+        lines.push(counts);
+        lines.extend(gap(0));
+        lines.extend(board);
+        lines.push(under);
+        lines.extend(gap(3));
+        lines.extend(status);
+        lines.extend(hints);
+        lines.extend(gap(2));
+        lines.extend(help);
+        lines
+    }
+
+    /// The line under the board: the cursor, what playing there flips, and the last move.
+    fn under_board(&self) -> String {
+        let cursor = self.cursor_square();
+        let flips = self.preview().count();
+        let mut text = format!("    cursor {cursor}");
+        if flips > 0 {
+            text += &format!(": flips {flips} (marked *)");
+        }
+        if let Some((color, square)) = self.m.game().last_move() {
+            text += &format!("   last move: {} {square}", title(color));
+        }
+        text
+    }
+
+    /// The result line once the game is over.
+    fn result_line(&self) -> Option<String> {
+        let m = &self.m;
+        let end = m.result()?;
+        let pos = m.game().position();
+        let (b, w) = (pos.count(Color::Black), pos.count(Color::White));
+        let verdict = match end.winner {
+            Some(c) if m.settings().opponent != Opponent::Person => {
+                if c == m.settings().human {
+                    "You win!".to_string()
+                } else {
+                    "The computer wins.".to_string()
+                }
+            }
+            Some(c) => format!("{} wins!", title(c)),
+            None => "A draw.".to_string(),
+        };
+        let how = match (end.reason, end.winner) {
+            (EndReason::Timeout, Some(winner)) => {
+                format!("{} ran out of time. ", title(!winner))
+            }
+            (EndReason::Resignation, Some(winner)) => format!("{} resigned. ", title(!winner)),
+            _ => String::new(),
+        };
+        Some(format!(" Game over. {how}Black {b}, White {w}. {verdict}"))
+    }
+
+    /// The hints' lines: a heading saying what the scores are, then the moves best first,
+    /// wrapped to `width`.
+    fn hint_texts(&self, width: usize) -> Vec<String> {
+        if !self.hints_on || self.m.is_over() {
+            return Vec::new();
+        }
+        match &self.hints {
+            Some((_, h)) if !h.is_empty() => {
+                let (scale, mark) = hint_scale(h);
+                let mover = title(self.m.game().position().side_to_move());
+                let list: Vec<String> = h
+                    .iter()
+                    .map(|h| format!("{} {}", h.square, h.score_text(mark)))
+                    .collect();
+                let mut texts = wrap_words(
+                    &format!("Hints for {mover}, best first (ranks on the board), {scale}:"),
+                    width,
+                    " ",
+                );
+                texts.extend(wrap_items(&list, width, "   "));
+                texts
+            }
+            _ if self.hints_job.is_some() => vec![" Hints: thinking…".to_string()],
+            _ => vec![" Hints: on".to_string()],
+        }
     }
 
     /// The count shown while discs are still turning.
@@ -728,23 +830,109 @@ impl<'a> App<'a> {
         }
     }
 
-    fn board_lines(&self) -> Vec<Vec<Span2>> {
-        let m = &self.m;
-        let pos = m.game().position();
-        let mover = pos.side_to_move();
-        let human_turn = !m.is_over() && !m.computer_to_move();
-        let legal = pos.legal_moves();
+    /// A disc of `color` as it looks on the board, for the counts and the history.
+    fn chip(&self, color: Color) -> Span2 {
+        Span2 {
+            bold: true,
+            ..Span2::styled(self.glyph(color), disc_color(color), BOARD_DARK)
+        }
+    }
+
+    /// The disc of a colour as text: `●` in both colours with colour, `X` and `O` without.
+    fn glyph(&self, c: Color) -> &'static str {
+        match (self.color, c) {
+            (true, _) => "●",
+            (false, Color::Black) => "X",
+            (false, Color::White) => "O",
+        }
+    }
+
+    /// Whether the person at the keyboard is to move (not the computer, not over).
+    fn human_turn(&self) -> bool {
+        !self.m.is_over() && !self.m.computer_to_move()
+    }
+
+    /// The discs that playing at the cursor would turn.
+    fn preview(&self) -> reversi::core::Bitboard {
+        let pos = self.m.game().position();
         let cursor = self.cursor_square();
-        let preview = if human_turn && legal.contains(cursor) && self.anim.is_none() {
+        if matches!(self.screen, Screen::Game)
+            && self.human_turn()
+            && self.anim.is_none()
+            && pos.legal_moves().contains(cursor)
+        {
             pos.flips(cursor)
         } else {
             reversi::core::Bitboard::EMPTY
-        };
-        let last = m.game().last_move().map(|(_, s)| s);
+        }
+    }
+
+    /// One square of the board, three characters wide: the cursor is `[` `]` around the
+    /// square; the middle is the disc, a legal mark `+` or a hint rank; a disc that the move
+    /// at the cursor would turn has a `*` after it; the last move is underlined. With colour,
+    /// the last move and the discs to turn have backgrounds of their own as well.
+    fn cell(&self, sq: Square) -> Span2 {
+        let m = &self.m;
+        let pos = m.game().position();
+        let legal = pos.legal_moves();
+        let human_turn = self.human_turn();
+        let on_cursor = sq == self.cursor_square() && matches!(self.screen, Screen::Game);
+        let turning = self.preview().contains(sq);
+        let last = m.game().last_move().map(|(_, s)| s) == Some(sq);
         let hints: &[Hint] = match (&self.hints, self.hints_on) {
             (Some((n, h)), true) if *n == m.game().plies().len() => h,
             _ => &[],
         };
+        let mut disc = pos.color_at(sq);
+        if let Some(a) = &self.anim {
+            if a.squares[a.shown..].contains(&sq) {
+                disc = Some(a.old);
+            }
+        }
+        let (col, row) = (sq.index() % 8, sq.index() / 8);
+        let mut bg = if (row + col) % 2 == 0 {
+            BOARD_LIGHT
+        } else {
+            BOARD_DARK
+        };
+        if last {
+            bg = LAST_MOVE;
+        }
+        if turning {
+            bg = TURNING;
+        }
+        let (middle, fg) = match disc {
+            Some(c) => (self.glyph(c).to_string(), disc_color(c)),
+            None if human_turn && legal.contains(sq) => {
+                match hints.iter().position(|h| h.square == sq) {
+                    // The rank of the move, 1 for the best; the scores are listed below.
+                    Some(rank) if rank < 9 => (
+                        (rank + 1).to_string(),
+                        if rank == 0 { Tc::Yellow } else { Tc::White },
+                    ),
+                    _ if self.show_legal || !hints.is_empty() || on_cursor => {
+                        ("+".to_string(), LEGAL_MARK)
+                    }
+                    _ => (" ".to_string(), Tc::Reset),
+                }
+            }
+            None => (" ".to_string(), Tc::Reset),
+        };
+        let (left, right) = if on_cursor {
+            ("[", "]")
+        } else if turning {
+            (" ", "*")
+        } else {
+            (" ", " ")
+        };
+        Span2 {
+            bold: true,
+            underline: last,
+            ..Span2::styled(format!("{left}{middle}{right}"), fg, bg)
+        }
+    }
+
+    fn board_lines(&self) -> Vec<Vec<Span2>> {
         let mut lines = Vec::new();
         let mut header = vec![Span2::plain("    ")];
         for c in b'a'..=b'h' {
@@ -755,122 +943,66 @@ impl<'a> App<'a> {
             let mut line = vec![Span2::plain(format!("  {} ", row + 1))];
             for col in 0..8u8 {
                 let sq = Square::from_coords(col, row).expect("on the board");
-                let mut disc = pos.color_at(sq);
-                if let Some(a) = &self.anim {
-                    if a.squares[a.shown..].contains(&sq) {
-                        disc = Some(a.old);
-                    }
-                }
-                let mut bg = if (row + col) % 2 == 0 {
-                    Tc::Rgb {
-                        r: 0,
-                        g: 120,
-                        b: 60,
-                    }
+                let mut cell = self.cell(sq);
+                // The cursor's brackets stand out in colour too.
+                if cell.text.starts_with('[') {
+                    let inner: String = cell.text.chars().skip(1).take(1).collect();
+                    let bracket = |t: &str| Span2 {
+                        bold: true,
+                        underline: cell.underline,
+                        ..Span2::styled(t, CURSOR, cell.bg)
+                    };
+                    line.push(bracket("["));
+                    cell.text = inner;
+                    line.push(cell.clone());
+                    line.push(bracket("]"));
                 } else {
-                    Tc::Rgb {
-                        r: 0,
-                        g: 105,
-                        b: 52,
-                    }
-                };
-                if Some(sq) == last {
-                    bg = Tc::Rgb {
-                        r: 190,
-                        g: 30,
-                        b: 30,
-                    };
+                    line.push(cell);
                 }
-                if preview.contains(sq) {
-                    bg = Tc::Rgb {
-                        r: 170,
-                        g: 140,
-                        b: 20,
-                    };
-                }
-                if sq == cursor && matches!(self.screen, Screen::Game) {
-                    bg = Tc::Rgb {
-                        r: 40,
-                        g: 90,
-                        b: 200,
-                    };
-                }
-                let (text, fg) = match disc {
-                    Some(c) => (format!(" {} ", glyph(c)), disc_color(c)),
-                    None if sq == cursor && human_turn && legal.contains(sq) => {
-                        (format!(" {} ", glyph(mover)), Tc::Grey)
-                    }
-                    None if human_turn && legal.contains(sq) => {
-                        match hints.iter().position(|h| h.square == sq) {
-                            // The rank of the move, 1 for the best; the scores are listed below.
-                            Some(rank) => (
-                                format!("{:^3}", rank + 1),
-                                if rank == 0 { Tc::Yellow } else { Tc::White },
-                            ),
-                            None if self.show_legal => (
-                                " · ".to_string(),
-                                Tc::Rgb {
-                                    r: 190,
-                                    g: 230,
-                                    b: 190,
-                                },
-                            ),
-                            None => ("   ".to_string(), Tc::Reset),
-                        }
-                    }
-                    None => ("   ".to_string(), Tc::Reset),
-                };
-                line.push(Span2 {
-                    text,
-                    fg,
-                    bg,
-                    bold: true,
-                });
             }
+            line.push(Span2::plain(format!(" {}", row + 1)));
             lines.push(line);
         }
-        lines.push(vec![Span2::dim(format!(
-            "    cursor {cursor}{}",
-            if preview.count() > 0 {
-                format!(": flips {}", preview.count())
-            } else {
-                String::new()
-            }
-        ))]);
         lines
     }
 
-    /// The move history: numbered plies in columns of eight, passes included.
-    fn history_lines(&self) -> Vec<Vec<Span2>> {
+    /// The move history: a heading and 8 rows of numbered plies in columns (passes
+    /// included), as many columns as fit in `width`, scrolled so that the newest are shown.
+    fn history_lines(&self, width: usize) -> Vec<Vec<Span2>> {
         let plies = self.m.game().plies();
         let rows = 8;
-        let mut lines: Vec<Vec<Span2>> = vec![vec![Span2::bold("Moves", Tc::Reset)]];
-        let max_cols = 6;
+        let max_cols = (width / HISTORY_COLUMN).max(1);
         let first = if plies.len() > rows * max_cols {
             (plies.len() - rows * max_cols).div_ceil(rows) * rows
         } else {
             0
         };
+        let heading = if first > 0 {
+            format!("Moves (from {})", first + 1)
+        } else {
+            "Moves".to_string()
+        };
+        let mut lines: Vec<Vec<Span2>> = vec![vec![Span2::bold(heading, Tc::Reset)]];
         for r in 0..rows {
             let mut line = Vec::new();
             let mut i = first + r;
             while i < plies.len() {
                 let p = plies[i];
-                let glyph = glyph(p.color);
                 let mv = match p.mv {
                     Move::Place(s) => s.to_string(),
                     Move::Pass => "pass".to_string(),
                 };
-                line.push(Span2 {
-                    text: format!("{:>2} {glyph} {mv:<4}  ", i + 1),
-                    fg: if p.mv == Move::Pass {
+                line.push(Span2::plain(format!("{:>2} ", i + 1)));
+                line.push(self.chip(p.color));
+                line.push(Span2::styled(
+                    format!(" {mv:<4}  "),
+                    if p.mv == Move::Pass {
                         Tc::Yellow
                     } else {
                         Tc::Reset
                     },
-                    bg: Tc::Reset,
-                    bold: false,
-                });
+                    Tc::Reset,
+                ));
                 i += rows;
             }
             lines.push(line);
@@ -879,19 +1011,55 @@ impl<'a> App<'a> {
     }
 }
 
-/// The colour of a disc on screen.
+/// The width of one column of the history: `33 ● pass  `.
+const HISTORY_COLUMN: usize = 11;
+
+/// The board's squares, two greens.
+const BOARD_LIGHT: Tc = Tc::Rgb {
+    r: 20,
+    g: 135,
+    b: 70,
+};
+const BOARD_DARK: Tc = Tc::Rgb {
+    r: 10,
+    g: 115,
+    b: 58,
+};
+/// The square of the last move.
+const LAST_MOVE: Tc = Tc::Rgb {
+    r: 205,
+    g: 90,
+    b: 70,
+};
+/// The discs that the move at the cursor would turn.
+const TURNING: Tc = Tc::Rgb {
+    r: 200,
+    g: 170,
+    b: 40,
+};
+/// The legal-move marks.
+const LEGAL_MARK: Tc = Tc::Rgb {
+    r: 235,
+    g: 230,
+    b: 140,
+};
+/// The cursor's brackets.
+const CURSOR: Tc = Tc::Rgb {
+    r: 90,
+    g: 200,
+    b: 255,
+};
+
+/// The colour of a disc on screen: pure black and pure white (not the terminal's palette,
+/// whose "black" may be grey).
 fn disc_color(c: Color) -> Tc {
     match c {
-        Color::Black => Tc::Black,
-        Color::White => Tc::White,
-    }
-}
-
-/// The disc of a colour as text: `●` black, `○` white (told apart without colour too).
-fn glyph(c: Color) -> &'static str {
-    match c {
-        Color::Black => "●",
-        Color::White => "○",
+        Color::Black => Tc::Rgb { r: 0, g: 0, b: 0 },
+        Color::White => Tc::Rgb {
+            r: 255,
+            g: 255,
+            b: 255,
+        },
     }
 }
 
@@ -903,13 +1071,89 @@ fn title(c: Color) -> &'static str {
     }
 }
 
-/// A piece of text in colours.
-#[derive(Clone)]
+/// The number of columns a line takes (every character used here is one column wide).
+fn line_width(line: &[Span2]) -> usize {
+    line.iter().map(|s| s.text.chars().count()).sum()
+}
+
+/// Cuts a line to `width` columns, ending with `…` when something was cut.
+fn clip(line: &mut Vec<Span2>, width: usize) {
+    if line_width(line) <= width {
+        return;
+    }
+    let mut left = width.saturating_sub(1);
+    let mut kept = Vec::new();
+    for mut span in line.drain(..) {
+        let n = span.text.chars().count();
+        if n <= left {
+            left -= n;
+            kept.push(span);
+        } else {
+            span.text = span.text.chars().take(left).collect();
+            kept.push(span);
+            break;
+        }
+    }
+    if width > 0 {
+        kept.push(Span2::dim("…"));
+    }
+    *line = kept;
+}
+
+/// Items joined by ` · ` into lines of at most `width` columns, each starting with `indent`.
+fn wrap_items<S: AsRef<str>>(items: &[S], width: usize, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for item in items {
+        let item = item.as_ref();
+        if line.is_empty() {
+            line = format!("{indent}{item}");
+        } else if line.chars().count() + 3 + item.chars().count() <= width {
+            line = format!("{line} · {item}");
+        } else {
+            lines.push(std::mem::take(&mut line));
+            line = format!("{indent}{item}");
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Words into lines of at most `width` columns (a longer word is cut later), each starting
+/// with `indent`.
+fn wrap_words(text: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if line.is_empty() {
+            line = format!("{indent}{word}");
+        } else if line.chars().count() + 1 + word.chars().count() <= width {
+            line = format!("{line} {word}");
+        } else {
+            lines.push(std::mem::take(&mut line));
+            line = format!("{indent}{word}");
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A piece of text in colours and attributes. Without colour (`NO_COLOR`) only the text and
+/// the attributes are drawn, so that everything that matters is told by them.
+#[derive(Clone, Debug)]
 struct Span2 {
     text: String,
     fg: Tc,
     bg: Tc,
     bold: bool,
+    underline: bool,
+    /// Drawn in reverse video without colour (the colours show it with colour).
+    reverse: bool,
+    dim: bool,
 }
 
 impl Span2 {
@@ -918,7 +1162,10 @@ impl Span2 {
     }
 
     fn dim(text: impl Into<String>) -> Span2 {
-        Span2::styled(text, Tc::DarkGrey, Tc::Reset)
+        Span2 {
+            dim: true,
+            ..Span2::styled(text, Tc::DarkGrey, Tc::Reset)
+        }
     }
 
     fn bold(text: impl Into<String>, fg: Tc) -> Span2 {
@@ -928,12 +1175,360 @@ impl Span2 {
         }
     }
 
+    /// Highlighted: these colours, or reverse video without colour.
+    fn reverse(text: impl Into<String>, fg: Tc, bg: Tc) -> Span2 {
+        Span2 {
+            reverse: true,
+            ..Span2::styled(text, fg, bg)
+        }
+    }
+
     fn styled(text: impl Into<String>, fg: Tc, bg: Tc) -> Span2 {
         Span2 {
             text: text.into(),
             fg,
             bg,
             bold: false,
+            underline: false,
+            reverse: false,
+            dim: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game between two people with random legal moves found once with `reversi-core`, in
+    /// which white passes once near the end (the same game as the line-mode tests play).
+    const GAME: &str = "f5d6c7f4c5g6d3b8g4d2e7g3g5d7c2b6b5b2h7h6g2f6h5d8f7b4a5h4f8g7c3a3e1f2b3g1b1e6g8h8c8d1c6a4a6a7c4a2a8b7e8f3e2e3h2h3c1f1h1a1";
+
+    fn options() -> Options {
+        Options {
+            save_path: std::env::temp_dir().join("reversi-play-tui-test-unused.json"),
+            ..Options::default()
+        }
+    }
+
+    /// An app in a game between two people after the first `placements` moves of [`GAME`],
+    /// drawn in colour or not.
+    fn app(opts: &Options, placements: usize, color: bool) -> App<'_> {
+        let settings = Settings::new(Opponent::Person, Color::Black, TimeControl::Unlimited, 1);
+        let mut app = App::new(Start::New(settings), opts);
+        app.color = color;
+        let game = reversi::core::Game::from_transcript(GAME).unwrap();
+        let squares: Vec<Square> = game.plies().iter().filter_map(|p| p.mv.square()).collect();
+        for sq in &squares[..placements] {
+            app.m.play(*sq, session::now()).unwrap();
+        }
+        app
+    }
+
+    /// The screen as text, one string per line.
+    fn text(app: &App, width: usize, height: usize) -> Vec<String> {
+        app.frame(width, height)
+            .iter()
+            .map(|l| l.iter().map(|s| s.text.as_str()).collect())
+            .collect()
+    }
+
+    /// Shows hints as the game computes them (for the position now), so that the screen has
+    /// them as a player sees them.
+    fn with_hints(app: &mut App) {
+        app.hints_on = true;
+        let h = Hints::start(*app.m.game().position()).wait();
+        assert!(!h.is_empty());
+        app.hints = Some((app.m.game().plies().len(), h));
+    }
+
+    fn check_size(screen: &[String], width: usize, height: usize) {
+        assert!(
+            screen.len() <= height,
+            "{} lines:\n{}",
+            screen.len(),
+            screen.join("\n")
+        );
+        for line in screen {
+            assert!(line.chars().count() <= width, "too wide: {line:?}");
+        }
+    }
+
+    #[test]
+    fn at_80x24_the_newest_moves_the_hints_and_every_key_are_shown() {
+        let opts = options();
+        for color in [true, false] {
+            let mut app = app(&opts, 44, color);
+            with_hints(&mut app);
+            app.note("Took back 1 move.", Tc::Cyan);
+            app.note("Sound off.", Tc::Cyan);
+            let screen = text(&app, 80, 24);
+            check_size(&screen, 80, 24);
+            let all = screen.join("\n");
+            // The newest ply, with its number, disc and square; the oldest scrolled away.
+            let plies = app.m.game().plies();
+            let n = plies.len();
+            let newest = plies[n - 1];
+            let entry = format!(
+                "{n} {} {}",
+                app.glyph(newest.color),
+                newest.mv.square().unwrap()
+            );
+            assert!(all.contains(&entry), "{entry:?} missing:\n{all}");
+            assert!(all.contains("Moves (from "), "{all}");
+            // No line was cut.
+            assert!(!all.contains('…'), "{all}");
+            // Every key of the help, the notes, the hints with their unit.
+            for key in [
+                "arrows move",
+                "u undo",
+                "h hints (on)",
+                "l legal marks (on)",
+                "m sound (on)",
+                "n new",
+                "q quit",
+                "Took back 1 move.",
+                "Sound off.",
+                "Hints for",
+                "to move.",
+            ] {
+                assert!(all.contains(key), "{key:?} missing:\n{all}");
+            }
+            // Every hint is listed.
+            let (_, h) = app.hints.as_ref().unwrap();
+            for hint in h {
+                assert!(
+                    all.contains(&format!("{} {}", hint.square, hint.score_text(false))),
+                    "{hint:?}:\n{all}"
+                );
+            }
+            // The board: a header and 8 numbered rows.
+            assert!(screen
+                .iter()
+                .any(|l| l.starts_with("     a  b  c  d  e  f  g  h")));
+            for row in 1..=8 {
+                assert!(screen.iter().any(|l| l.starts_with(&format!("  {row} "))));
+            }
+        }
+    }
+
+    #[test]
+    fn larger_terminals_show_the_whole_history_and_one_help_line() {
+        let opts = options();
+        let mut app = app(&opts, 58, false);
+        with_hints(&mut app);
+        let screen = text(&app, 120, 40);
+        check_size(&screen, 120, 40);
+        let all = screen.join("\n");
+        assert!(!all.contains("Moves (from"), "{all}");
+        let plies = app.m.game().plies();
+        for (i, p) in plies.iter().enumerate() {
+            let mv = match p.mv {
+                Move::Place(s) => s.to_string(),
+                Move::Pass => "pass".to_string(),
+            };
+            let entry = format!("{:>2} {} {mv}", i + 1, app.glyph(p.color));
+            assert!(all.contains(&entry), "{entry:?} missing:\n{all}");
+        }
+        let help: Vec<&String> = screen.iter().filter(|l| l.contains("q quit")).collect();
+        assert_eq!(help.len(), 1);
+        assert!(help[0].contains("arrows move"), "{all}");
+        // The extra height separates the parts.
+        assert!(screen.iter().filter(|l| l.is_empty()).count() >= 3, "{all}");
+        // At 80x24 the same game needs the history scrolled.
+        assert!(text(&app, 80, 24).join("\n").contains("Moves (from "));
+    }
+
+    #[test]
+    fn the_start_screen_fits_80_columns_and_speaks_to_two_people() {
+        let opts = options();
+        let settings = Settings::new(Opponent::Person, Color::Black, TimeControl::Unlimited, 1);
+        let app = App::new(Start::Screen(settings), &opts);
+        let screen = text(&app, 80, 24);
+        check_size(&screen, 80, 24);
+        let all = screen.join("\n");
+        assert!(!all.contains("Your colour"), "{all}");
+        assert!(all.contains("Colours"), "{all}");
+        assert!(all.contains("a second person at this keyboard"), "{all}");
+        assert!(all.contains("q quit"), "{all}");
+        assert!(!all.contains('…'), "{all}");
+        let Screen::Menu(mut menu) = app.screen else {
+            panic!("the start screen")
+        };
+        // The colour row is skipped both ways, and cannot be changed.
+        menu.row = 0;
+        menu.step_row(1);
+        assert_eq!(menu.row, 2);
+        menu.step_row(-1);
+        assert_eq!(menu.row, 0);
+        menu.row = 1;
+        menu.change(1);
+        assert_eq!(menu.color, Color::Black);
+
+        let settings = Settings::new(
+            Opponent::Computer(Level::Hard),
+            Color::White,
+            TimeControl::Unlimited,
+            1,
+        );
+        let app = App::new(Start::Screen(settings), &opts);
+        let all = text(&app, 80, 24).join("\n");
+        assert!(all.contains("Your colour"), "{all}");
+        assert!(all.contains("White"), "{all}");
+        let Screen::Menu(mut menu) = app.screen else {
+            panic!("the start screen")
+        };
+        menu.step_row(1);
+        assert_eq!(menu.row, 1);
+        menu.change(1);
+        assert_eq!(menu.color, Color::Black);
+    }
+
+    /// The cell of `square` and the line under the board.
+    fn cell(app: &App, square: &str) -> Span2 {
+        app.cell(square.parse().unwrap())
+    }
+
+    /// A legal move other than c3 (the cursor's square in these tests).
+    fn other_legal(app: &App) -> Square {
+        let legal = app.m.game().position().legal_moves();
+        legal.into_iter().find(|s| *s != Square::C3).unwrap()
+    }
+
+    /// A text with its runs of spaces and line breaks as single spaces.
+    fn flat(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn without_colour_discs_marks_cursor_preview_and_last_move_differ_in_text() {
+        let opts = options();
+        // After f5 d6: black to move; d6 (white) is the last move.
+        let mut app = app(&opts, 2, false);
+        app.cursor = (2, 2); // c3: legal for black, flips d4
+        assert!(app.m.game().position().legal_moves().contains(Square::C3));
+        let black = cell(&app, "e4");
+        let white = cell(&app, "d4"); // turns if black plays c3
+        let still_white = cell(&app, "d6"); // the last move
+        let other = other_legal(&app);
+        let legal = app.cell(other);
+        let cursor = cell(&app, "c3");
+        let empty = cell(&app, "a1");
+        assert_eq!(black.text, " X ");
+        assert_eq!(white.text, " O*");
+        assert_eq!(still_white.text, " O ");
+        assert_eq!(legal.text, " + ");
+        assert_eq!(cursor.text, "[+]");
+        assert_eq!(empty.text, "   ");
+        let texts = [&black, &white, &legal, &cursor, &empty, &still_white];
+        for (i, a) in texts.iter().enumerate() {
+            for b in &texts[i + 1..] {
+                assert!(
+                    a.text != b.text || a.underline != b.underline,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+        // The last move: underlined, and named under the board.
+        assert!(still_white.underline && !black.underline && !legal.underline);
+        assert!(
+            app.under_board().contains("last move: White d6"),
+            "{}",
+            app.under_board()
+        );
+        assert!(app.under_board().contains("flips 1 (marked *)"));
+        // The cursor on the last move does not hide it.
+        app.cursor = (3, 5);
+        let both = cell(&app, "d6");
+        assert_eq!(both.text, "[O]");
+        assert!(both.underline);
+        // Legal marks off: no mark but under the cursor.
+        app.show_legal = false;
+        assert_eq!(app.cell(other).text, "   ");
+        // The legend above the board says which letter is which colour.
+        let screen = text(&app, 80, 24).join("\n");
+        assert!(screen.contains("X Black  3"), "{screen}");
+        assert!(screen.contains("O White  3"), "{screen}");
+    }
+
+    #[test]
+    fn with_colour_discs_marks_cursor_preview_and_last_move_differ_in_colour() {
+        let opts = options();
+        let mut app = app(&opts, 2, true);
+        app.cursor = (2, 2);
+        let black = cell(&app, "e4");
+        let white = cell(&app, "d5");
+        let turning = cell(&app, "d4");
+        let last = cell(&app, "d6");
+        let legal = app.cell(other_legal(&app));
+        let empty = cell(&app, "a1");
+        // Both discs solid, told apart by pure black and pure white, never the board's colour.
+        assert_eq!(black.text, " ● ");
+        assert_eq!(white.text, " ● ");
+        assert_ne!(black.fg, white.fg);
+        for disc in [&black, &white] {
+            assert!(disc.fg != BOARD_LIGHT && disc.fg != BOARD_DARK);
+        }
+        // The legal mark is not a disc, and has its own colour.
+        assert_eq!(legal.text, " + ");
+        assert!(legal.fg != black.fg && legal.fg != white.fg);
+        // The discs to turn, the last move and plain squares have different backgrounds.
+        let board = [BOARD_LIGHT, BOARD_DARK];
+        assert!(board.contains(&empty.bg) && board.contains(&black.bg));
+        assert_eq!(turning.bg, TURNING);
+        assert_eq!(turning.text, " ●*");
+        assert_eq!(last.bg, LAST_MOVE);
+        assert!(last.underline);
+        // The cursor: brackets in their own colour, over the square's own background, so that
+        // the last move shows under it.
+        app.cursor = (3, 5);
+        let row: Vec<Span2> = app.board_lines()[6].clone();
+        let i = row.iter().position(|s| s.text == "[").unwrap();
+        assert_eq!(row[i].fg, CURSOR);
+        assert_eq!(row[i].bg, LAST_MOVE);
+        assert_eq!(row[i + 1].text, "●");
+        assert_eq!(row[i + 1].bg, LAST_MOVE);
+        assert_eq!(row[i + 2].text, "]");
+    }
+
+    #[test]
+    fn hint_headings_name_the_unit_and_mark_exact_scores_only_when_exact() {
+        let opts = options();
+        // The opening: nothing is exact.
+        let mut app = app(&opts, 0, false);
+        with_hints(&mut app);
+        let all = flat(&text(&app, 80, 24).join("\n"));
+        assert!(all.contains("evaluation points (not discs)"), "{all}");
+        assert!(!all.contains("exact"), "{all}");
+        assert!(!all.contains('!'), "{all}");
+        // Near the end every score is exact: disc margins, and no `!` is needed.
+        let mut app = self::app(&opts, 54, false);
+        with_hints(&mut app);
+        let (_, h) = app.hints.as_ref().unwrap();
+        assert!(h.iter().all(|h| h.exact), "{h:?}");
+        let all = flat(&text(&app, 80, 24).join("\n"));
+        assert!(all.contains("exact final disc margins"), "{all}");
+        assert!(!all.contains("evaluation points"), "{all}");
+        // A list that mixes both marks the exact ones.
+        let mut mixed = h.clone();
+        mixed[0].exact = false;
+        app.hints = Some((app.m.game().plies().len(), mixed.clone()));
+        let all = flat(&text(&app, 80, 24).join("\n"));
+        assert!(all.contains("! exact disc margins"), "{all}");
+        assert!(all.contains(&format!("{} {:+}!", mixed[1].square, mixed[1].score)));
+        assert!(!all.contains(&format!("{} {:+}!", mixed[0].square, mixed[0].score)));
+    }
+
+    #[test]
+    fn lines_are_cut_to_the_width_and_items_wrap() {
+        let mut line = vec![Span2::plain("abcdef"), Span2::plain("ghij")];
+        clip(&mut line, 8);
+        assert_eq!(line_width(&line), 8);
+        let s: String = line.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(s, "abcdefg…");
+        let lines = wrap_items(&["aaaa", "bbbb", "cccc"], 12, " ");
+        assert_eq!(lines, [" aaaa · bbbb", " cccc"]);
+        let lines = wrap_words("one two three four", 10, " ");
+        assert_eq!(lines, [" one two", " three", " four"]);
     }
 }

@@ -209,6 +209,15 @@ fn the_shortest_game_wipes_white_out() {
     assert_eq!(result_line(&out), "result: black 13 white 0 black-wins");
 }
 
+/// A board as the program prints it: the column letters, then the rows numbered 1 to 8.
+fn board(rows: &[&str; 8]) -> String {
+    let mut s = "  a b c d e f g h\n".to_string();
+    for (i, row) in rows.iter().enumerate() {
+        s += &format!("{} {row}\n", i + 1);
+    }
+    s
+}
+
 #[test]
 fn bad_input_leaves_the_game_unchanged() {
     let save = temp_save("bad");
@@ -235,10 +244,29 @@ fn bad_input_leaves_the_game_unchanged() {
     assert!(out.contains("d4, white\n"), "{out}");
     assert!(out.contains("a1, empty, not legal\n"), "{out}");
     // Every board before d3 is the start position; then d3 flips d4.
-    let start = "........\n........\n........\n...OX...\n...XO...\n........\n........\n........\n";
-    let after = "........\n........\n...X....\n...XX...\n...XO...\n........\n........\n........\n";
-    assert_eq!(out.matches(start).count(), 3, "{out}");
-    assert!(out.contains(after), "{out}");
+    let start = board(&[
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . O X . . .",
+        ". . . X O . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+    ]) + "  X black 2, O white 2, . empty\n";
+    let after = board(&[
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . X . . . .",
+        ". . . X X . . .",
+        ". . . X O . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+    ]) + "  X black 4, O white 1, . empty\n";
+    assert_eq!(out.matches(&start).count(), 3, "{out}");
+    // Once after the move, once asked for.
+    assert_eq!(out.matches(&after).count(), 2, "{out}");
     assert!(out.contains("black plays d3, flips d4\n"));
     assert!(!out.contains("result:"), "quit is not the end of the game");
     assert!(save.exists(), "quit saves the game");
@@ -311,7 +339,7 @@ fn a_game_against_the_computer_is_resumed_at_its_level() {
 fn a_player_loses_on_time() {
     let save = temp_save("time");
     // One second each: black does not move, and the program says so by itself.
-    let mut s = Session::start(&save, &["--opponent", "human", "--time", "0:01"]);
+    let mut s = Session::start(&save, &["--opponent", "human", "--total", "0:01"]);
     s.read_to_prompt().unwrap();
     assert!(s.read_to_prompt().is_none());
     let out = s.finish();
@@ -321,47 +349,266 @@ fn a_player_loses_on_time() {
 
 #[test]
 fn time_controls_are_read_as_typed() {
-    for (flag, shown) in [
-        ("unlimited", "no time limit"),
-        ("15", "15 s a move"),
-        ("30", "30 s a move"),
-        ("60", "60 s a move"),
-        ("10", "10:00 each"),
-        ("10:00", "10:00 each"),
-        ("5:30", "5:30 each"),
-        ("5.5", "5:30 each"),
-        ("30+10:00", "30 s a move, 10:00 each"),
+    for (flags, shown) in [
+        (&[][..], "no time limit"),
+        (&["--per-move", "15"], "15 s a move"),
+        (&["--per-move", "0:30"], "30 s a move"),
+        (&["--per-move", "60"], "60 s a move"),
+        (&["--per-move", "90"], "1:30 a move"),
+        (&["--per-move=20"], "20 s a move"),
+        (&["--total", "10"], "10:00 each"),
+        (&["--total", "20"], "20:00 each"),
+        (&["--total", "15"], "15:00 each"),
+        (&["--total", "10:00"], "10:00 each"),
+        (&["--total", "5:30"], "5:30 each"),
+        (&["--total", "5.5"], "5:30 each"),
+        (
+            &["--per-move", "30", "--total", "10:00"],
+            "30 s a move, 10:00 each",
+        ),
+        (
+            &["--total", "5", "--per-move", "15"],
+            "15 s a move, 5:00 each",
+        ),
     ] {
         let save = temp_save("time-flag");
-        let out = run_script(&save, &["--opponent", "human", "--time", flag], "quit\n");
+        let mut args = vec!["--opponent", "human"];
+        args.extend_from_slice(flags);
+        let out = run_script(&save, &args, "quit\n");
         assert!(
             out.starts_with(&format!("reversi: two players, {shown}\n")),
-            "--time {flag}: {out}"
+            "{flags:?}: {out}"
         );
     }
+}
+
+/// Runs the program expecting it to refuse its flags; returns the standard error.
+fn refused(save: &Path, args: &[&str]) -> String {
+    let out = command(save, args).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    stderr
 }
 
 #[test]
 fn bad_flags_are_refused() {
     for args in [
         &["--opponent", "grandmaster"][..],
-        &["--time", "ten"],
-        &["--time", "0+5"],
-        &["--time", "5:60"],
+        &["--per-move", "ten"],
+        &["--per-move", "1.5"],
+        &["--total", "5:60"],
+        &["--total", "ten"],
+        &["--per-move"],
         &["--seed", "x"],
         &["--color", "green"],
         &["--frobnicate"],
     ] {
         // In a temporary directory too: a flag wrongly accepted would start (and save) a game.
-        let out = command(&temp_save("flags"), args)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(!out.stderr.is_empty());
+        let save = temp_save("flags");
+        let err = refused(&save, args);
+        assert!(err.starts_with("play: "), "{err}");
+        assert!(!save.exists());
     }
 }
 
+#[test]
+fn zero_time_is_refused_with_a_message() {
+    for (args, says) in [
+        (
+            &["--per-move", "0"][..],
+            "--per-move \"0\": the time for a move must be more than zero; leave --per-move out for no limit",
+        ),
+        (
+            &["--per-move", "0:00"],
+            "--per-move \"0:00\": the time must be more than zero",
+        ),
+        (
+            &["--total", "0"],
+            "--total \"0\": the time must be more than zero; leave --total out for no limit",
+        ),
+        (
+            &["--total", "0:00", "--per-move", "10"],
+            "--total \"0:00\": the time must be more than zero",
+        ),
+    ] {
+        let save = temp_save("zero");
+        let err = refused(&save, args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_old_time_flag_is_refused_naming_the_new_ones() {
+    for value in ["15", "20", "0", "unlimited"] {
+        let err = refused(&temp_save("old-time"), &["--time", value]);
+        assert!(err.contains("--time is gone"), "{err}");
+        assert!(err.contains("--per-move SECONDS"), "{err}");
+        assert!(err.contains("--total TIME"), "{err}");
+    }
+}
+
+#[test]
+fn a_saved_game_is_not_replaced_without_new() {
+    let save = temp_save("protect");
+    run_script(&save, &["--opponent", "human"], "f5\nd6\nquit\n");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    for args in [
+        &["--opponent", "easy"][..],
+        &["--color", "white"],
+        &["--per-move", "15"],
+        &["--total", "5"],
+        &["--seed", "4"],
+    ] {
+        let err = refused(&save, args);
+        assert!(err.contains("a game is saved in"), "{err}");
+        assert!(
+            err.contains("two players, no time limit, 2 moves played"),
+            "{err}"
+        );
+        assert!(err.contains(args[0]), "{err}");
+        assert!(err.contains("add --new to replace it"), "{err}");
+        assert_eq!(std::fs::read_to_string(&save).unwrap(), saved, "{args:?}");
+    }
+    // Without game flags it goes on; with --new it is replaced.
+    let out = run_script(&save, &["--quiet"], "quit\n");
+    assert!(
+        out.contains("resumed the saved game after 2 moves"),
+        "{out}"
+    );
+    let out = run_script(
+        &save,
+        &["--new", "--opponent", "easy", "--seed", "1"],
+        "quit\n",
+    );
+    assert!(!out.contains("resumed"), "{out}");
+    assert!(
+        out.starts_with("reversi: you (black) against the computer (easy)"),
+        "{out}"
+    );
+    let json = std::fs::read_to_string(&save).unwrap();
+    assert!(json.contains("\"computer\": \"easy\""), "{json}");
+}
+
+#[test]
+fn a_finished_or_unreadable_save_is_handled() {
+    // A save that cannot be read is not replaced either: the message names --new.
+    let save = temp_save("unreadable");
+    std::fs::write(&save, "{ not json").unwrap();
+    for args in [&[][..], &["--opponent", "human"]] {
+        let out = command(&save, args).stdin(Stdio::null()).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("cannot read the saved game"), "{err}");
+        assert!(err.contains("start with --new to replace it"), "{err}");
+        assert_eq!(std::fs::read_to_string(&save).unwrap(), "{ not json");
+    }
+    let out = run_script(&save, &["--new", "--opponent", "human"], "f5\nquit\n");
+    assert!(out.contains("black plays f5"), "{out}");
+    assert!(std::fs::read_to_string(&save)
+        .unwrap()
+        .contains("\"moves\""));
+}
+
+#[test]
+fn the_board_has_coordinates_and_a_legend_and_follows_every_move() {
+    let save = temp_save("board");
+    let out = run_script(&save, &["--opponent", "human"], "f5\nf4\nquit\n");
+    let after_f5 = board(&[
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . O X . . .",
+        ". . . X X X . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+    ]) + "  X black 4, O white 1, . empty\n";
+    let after_f4 = board(&[
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . O O O . .",
+        ". . . X X X . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+    ]) + "  X black 3, O white 3, . empty\n";
+    let f5 = out.find("black plays f5, flips e5\n").unwrap();
+    let f4 = out.find("white plays f4, flips e4\n").unwrap();
+    assert_eq!(
+        out[f5..].find(&after_f5),
+        Some("black plays f5, flips e5\n".len()),
+        "{out}"
+    );
+    assert_eq!(
+        out[f4..].find(&after_f4),
+        Some("white plays f4, flips e4\n".len()),
+        "{out}"
+    );
+    assert_eq!(out.matches("  a b c d e f g h\n").count(), 3, "{out}");
+
+    // --quiet: the board at the start only (and when asked).
+    let save = temp_save("quiet");
+    let out = run_script(&save, &["--opponent", "human", "--quiet"], "f5\nf4\nquit\n");
+    assert_eq!(out.matches("  a b c d e f g h\n").count(), 1, "{out}");
+    assert!(out.contains("white plays f4, flips e4\n"), "{out}");
+    let out = run_script(&save, &["--quiet"], "board\nquit\n");
+    assert_eq!(out.matches("  a b c d e f g h\n").count(), 2, "{out}");
+    assert!(out.contains(&after_f4), "{out}");
+}
+
+#[test]
+fn the_computer_s_moves_are_followed_by_the_board_too() {
+    let save = temp_save("board-computer");
+    let mut s = Session::start(&save, &["--opponent", "easy", "--seed", "9"]);
+    s.read_to_prompt().unwrap();
+    s.send("f5");
+    s.read_to_prompt().unwrap();
+    s.send("quit");
+    let out = s.finish();
+    let reply = out
+        .find("white (computer) plays ")
+        .expect("the computer replied");
+    let rest = &out[reply..];
+    let board_at = rest.find("  a b c d e f g h\n").unwrap();
+    assert_eq!(rest[..board_at].lines().count(), 1, "{rest}");
+    assert!(rest.contains("  X black 3, O white 3, . empty\n"), "{rest}");
+}
+
+#[test]
+fn hints_name_their_unit_and_are_exact_only_near_the_end() {
+    let save = temp_save("hints");
+    let out = run_script(&save, &["--opponent", "human"], "hint\nquit\n");
+    let line = out.lines().find(|l| l.starts_with("hints")).unwrap();
+    assert!(
+        line.starts_with("hints for black, best first, in evaluation points (not discs): "),
+        "{line}"
+    );
+    assert!(!line.contains("exact"), "{line}");
+    for sq in ["d3", "c4", "f5", "e6"] {
+        assert!(line.contains(&format!("{sq} ")), "{line}");
+    }
+
+    // Six empty squares left: every score is an exact disc margin.
+    let game = Game::from_transcript(FULL_GAME).unwrap();
+    let squares: Vec<String> = game
+        .plies()
+        .iter()
+        .filter_map(|p| p.mv.square())
+        .map(|s| s.to_string())
+        .collect();
+    let n = squares.len() - 4;
+    let input = squares[..n].join("\n") + "\nhint\nquit\n";
+    let save = temp_save("hints-end");
+    let out = run_script(&save, &["--opponent", "human"], &input);
+    let line = out.lines().find(|l| l.starts_with("hints")).unwrap();
+    assert!(
+        line.contains(", best first, exact final disc margins: "),
+        "{line}"
+    );
+    assert!(!line.contains("evaluation"), "{line}");
+}
 #[test]
 fn a_game_against_easy_to_the_end() {
     check_result(&game_against("easy", "black", "1"));
