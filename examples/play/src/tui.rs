@@ -729,10 +729,29 @@ impl<'a> App<'a> {
             .map(|t| vec![Span2::dim(t)])
             .collect();
         // Blank lines between the parts where the height allows, the most useful first.
-        let needed = 2 + board.len() + 1 + status.len() + hints.len() + help.len();
+        let mut needed = 2 + board.len() + 1 + status.len() + hints.len() + help.len();
         let spare = height.saturating_sub(needed);
         let gap = |k: usize| if spare > k { vec![vec![]] } else { vec![] };
-        let mut lines = vec![title_line];
+        // Too little height: the title goes first, then hints from the end (the best stay),
+        // then the oldest notes, so that the board, the status and the keys stay in view.
+        let mut title_line = Some(title_line);
+        let mut hints = hints;
+        if needed > height {
+            title_line = None;
+            needed -= 1;
+        }
+        while needed > height && hints.len() > 2 {
+            hints.pop();
+            needed -= 1;
+            if let Some(last) = hints.last_mut() {
+                last.push(Span2::dim(" …"));
+            }
+        }
+        while needed > height && status.len() > 1 {
+            status.remove(1);
+            needed -= 1;
+        }
+        let mut lines: Vec<Vec<Span2>> = title_line.into_iter().collect();
         lines.extend(gap(1));
         lines.push(counts);
         lines.extend(gap(0));
@@ -1308,6 +1327,33 @@ mod tests {
                 .any(|l| l.starts_with("     a  b  c  d  e  f  g  h")));
             for row in 1..=8 {
                 assert!(screen.iter().any(|l| l.starts_with(&format!("  {row} "))));
+            }
+        }
+    }
+
+    #[test]
+    fn when_the_height_is_short_the_board_status_and_keys_stay() {
+        let opts = options();
+        let mut app = app(&opts, 12, true);
+        with_hints(&mut app);
+        app.note("Took back 1 move.", Tc::Cyan);
+        app.note("Sound off.", Tc::Cyan);
+        for height in (19..=24).rev() {
+            let screen = text(&app, 80, height);
+            check_size(&screen, 80, height);
+            let all = screen.join("\n");
+            assert!(all.contains("q quit"), "{height}:\n{all}");
+            assert!(all.contains("to move."), "{height}:\n{all}");
+            assert!(all.contains("Hints for"), "{height}:\n{all}");
+            assert!(
+                screen.iter().any(|l| l.starts_with("  8 ")),
+                "{height}:\n{all}"
+            );
+            // The title goes first when something must.
+            match height {
+                19 => assert!(!all.contains("REVERSI"), "{all}"),
+                24 => assert!(all.contains("REVERSI"), "{all}"),
+                _ => {}
             }
         }
     }
