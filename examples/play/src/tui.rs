@@ -531,11 +531,14 @@ impl<'a> App<'a> {
             }
             queue!(out, Clear(ClearType::UntilNewLine))?;
         }
-        queue!(
-            out,
-            MoveTo(0, lines.len() as u16),
-            Clear(ClearType::FromCursorDown)
-        )?;
+        // Below the last line (MoveTo past the bottom would stay on it and clear it).
+        if lines.len() < usize::from(height) {
+            queue!(
+                out,
+                MoveTo(0, lines.len() as u16),
+                Clear(ClearType::FromCursorDown)
+            )?;
+        }
         if std::mem::take(&mut self.bell) {
             queue!(out, Print("\x07"))?;
         }
@@ -821,7 +824,7 @@ impl<'a> App<'a> {
                     .map(|h| format!("{} {}", h.square, h.score_text(mark)))
                     .collect();
                 let mut texts = wrap_words(
-                    &format!("Hints for {mover}, best first (ranks on the board), {scale}:"),
+                    &format!("Hints for {mover}, best first, {scale}:"),
                     width,
                     " ",
                 );
