@@ -675,9 +675,13 @@ impl<'a> App<'a> {
             counts.push(Span2::plain(" "));
         }
         // The board, with the history beside it (as many columns as fit, newest last).
-        let mut board = self.board_lines();
+        // A big board where it fits with room for the rest (the history beside it needs
+        // three columns at least).
+        // Only in colour: without it, the big squares would have no edges to see.
+        let big = self.color && width >= 100 && height >= 36;
+        let mut board = self.board_lines(big);
         let board_width = board.iter().map(|l| line_width(l)).max().unwrap_or(0) + 2;
-        let history = self.history_lines(width.saturating_sub(board_width));
+        let history = self.history_lines(width.saturating_sub(board_width), board.len() - 1);
         for (i, line) in board.iter_mut().enumerate() {
             if let Some(h) = history.get(i) {
                 let pad = board_width.saturating_sub(line_width(line));
@@ -954,45 +958,70 @@ impl<'a> App<'a> {
         }
     }
 
-    fn board_lines(&self) -> Vec<Vec<Span2>> {
+    /// The board: a header of column letters and the rows, each square [`App::cell`]; with
+    /// `big`, each square is 7 columns by 3 lines (about square on a terminal) with the cell
+    /// in the middle.
+    fn board_lines(&self, big: bool) -> Vec<Vec<Span2>> {
+        let (pad, tall) = if big { (2, 3) } else { (0, 1) };
         let mut lines = Vec::new();
         let mut header = vec![Span2::plain("    ")];
         for c in b'a'..=b'h' {
-            header.push(Span2::plain(format!(" {} ", c as char)));
+            let side = " ".repeat(pad);
+            header.push(Span2::plain(format!("{side} {} {side}", c as char)));
         }
         lines.push(header);
         for row in 0..8u8 {
-            let mut line = vec![Span2::plain(format!("  {} ", row + 1))];
-            for col in 0..8u8 {
-                let sq = Square::from_coords(col, row).expect("on the board");
-                let mut cell = self.cell(sq);
-                // The cursor's brackets stand out in colour too.
-                if cell.text.starts_with('[') {
-                    let inner: String = cell.text.chars().skip(1).take(1).collect();
-                    let bracket = |t: &str| Span2 {
-                        bold: true,
-                        underline: cell.underline,
-                        ..Span2::styled(t, CURSOR, cell.bg)
-                    };
-                    line.push(bracket("["));
-                    cell.text = inner;
-                    line.push(cell.clone());
-                    line.push(bracket("]"));
-                } else {
-                    line.push(cell);
+            for part in 0..tall {
+                let middle = part == tall / 2;
+                let label = |before: &str| {
+                    if middle {
+                        format!("{before}{}", row + 1)
+                    } else {
+                        " ".repeat(before.len() + 1)
+                    }
+                };
+                let mut line = vec![Span2::plain(label("  ") + " ")];
+                for col in 0..8u8 {
+                    let sq = Square::from_coords(col, row).expect("on the board");
+                    let mut cell = self.cell(sq);
+                    let padding = |n: usize| Span2::styled(" ".repeat(n), Tc::Reset, cell.bg);
+                    if !middle {
+                        line.push(padding(3 + 2 * pad));
+                        continue;
+                    }
+                    if pad > 0 {
+                        line.push(padding(pad));
+                    }
+                    // The cursor's brackets stand out in colour too.
+                    if cell.text.starts_with('[') {
+                        let inner: String = cell.text.chars().skip(1).take(1).collect();
+                        let bracket = |t: &str| Span2 {
+                            bold: true,
+                            underline: cell.underline,
+                            ..Span2::styled(t, CURSOR, cell.bg)
+                        };
+                        line.push(bracket("["));
+                        cell.text = inner;
+                        line.push(cell.clone());
+                        line.push(bracket("]"));
+                    } else {
+                        line.push(cell.clone());
+                    }
+                    if pad > 0 {
+                        line.push(padding(pad));
+                    }
                 }
+                line.push(Span2::plain(label(" ")));
+                lines.push(line);
             }
-            line.push(Span2::plain(format!(" {}", row + 1)));
-            lines.push(line);
         }
         lines
     }
 
-    /// The move history: a heading and 8 rows of numbered plies in columns (passes
+    /// The move history: a heading and `rows` rows of numbered plies in columns (passes
     /// included), as many columns as fit in `width`, scrolled so that the newest are shown.
-    fn history_lines(&self, width: usize) -> Vec<Vec<Span2>> {
+    fn history_lines(&self, width: usize, rows: usize) -> Vec<Vec<Span2>> {
         let plies = self.m.game().plies();
-        let rows = 8;
         let max_cols = (width / HISTORY_COLUMN).max(1);
         let first = if plies.len() > rows * max_cols {
             (plies.len() - rows * max_cols).div_ceil(rows) * rows
@@ -1386,6 +1415,40 @@ mod tests {
         assert!(screen.iter().filter(|l| l.is_empty()).count() >= 3, "{all}");
         // At 80x24 the same game needs the history scrolled.
         assert!(text(&app, 80, 24).join("\n").contains("Moves (from "));
+        // In colour the board is bigger there: squares of 7 columns by 3 lines.
+        app.color = true;
+        let screen = text(&app, 120, 40);
+        check_size(&screen, 120, 40);
+        let header = screen
+            .iter()
+            .position(|l| l.starts_with("       a      b      c"))
+            .unwrap_or_else(|| panic!("{}", screen.join("\n")));
+        assert!(
+            screen[header + 2].starts_with("  1 "),
+            "{}",
+            screen.join("\n")
+        );
+        assert!(
+            screen[header + 23].starts_with("  8 "),
+            "{}",
+            screen.join("\n")
+        );
+        let all = screen.join("\n");
+        assert!(all.contains(" 1 ● f5"), "{all}");
+        assert!(!all.contains("Moves (from"), "{all}");
+        assert!(all.contains("q quit") && all.contains("Hints for"), "{all}");
+        // Row 1's discs, each in the middle of its 7 columns.
+        let board_row: Vec<char> = screen[header + 2].chars().collect();
+        let pos = app.m.game().position();
+        for col in 0..8u8 {
+            let sq = Square::from_coords(col, 0).unwrap();
+            let shown = board_row[4 + 7 * usize::from(col) + 3];
+            assert_eq!(
+                shown == '●',
+                pos.color_at(sq).is_some(),
+                "{sq}: {board_row:?}"
+            );
+        }
     }
 
     #[test]
@@ -1531,7 +1594,7 @@ mod tests {
         // The cursor: brackets in their own colour, over the square's own background, so that
         // the last move shows under it.
         app.cursor = (3, 5);
-        let row: Vec<Span2> = app.board_lines()[6].clone();
+        let row: Vec<Span2> = app.board_lines(false)[6].clone();
         let i = row.iter().position(|s| s.text == "[").unwrap();
         assert_eq!(row[i].fg, CURSOR);
         assert_eq!(row[i].bg, LAST_MOVE);
