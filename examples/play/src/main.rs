@@ -59,7 +59,9 @@ is saved, the program stops and says so rather than discarding it: add --new to 
 game (the saved one is then replaced). Without those flags and without a saved game, a start
 screen lets you choose.
 
-NO_COLOR (set and not empty) draws the board without colours: X black, O white, + a legal move.
+The board: [ ] the cursor, + a legal move (or 1, 2, ... the hints' ranks), * a disc that the
+move at the cursor turns, the last move underlined (and named under the board). NO_COLOR (set
+and not empty) draws it without colours, with X for black and O for white.
 
 --time (15, 30, 60 meant seconds a move, other numbers minutes each) is gone: use --per-move and
 --total, which say what they mean.";
@@ -221,7 +223,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("play: {e}\n\n{USAGE}");
+            eprintln!("play: {e}\n(play --help lists the options)");
             return ExitCode::from(2);
         }
     };
