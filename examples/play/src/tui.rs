@@ -985,16 +985,29 @@ impl<'a> App<'a> {
                     let sq = Square::from_coords(col, row).expect("on the board");
                     let mut cell = self.cell(sq);
                     let padding = |n: usize| Span2::styled(" ".repeat(n), Tc::Reset, cell.bg);
+                    let chars: Vec<char> = cell.text.chars().collect();
+                    // On the big board a disc is drawn round: ▄▄▄ over █████ over ▀▀▀.
+                    let disc = pad > 0 && self.color && chars[1] == '●';
                     if !middle {
-                        line.push(padding(3 + 2 * pad));
+                        if disc {
+                            let shape = if part == 0 { "▄▄▄" } else { "▀▀▀" };
+                            line.push(padding(2));
+                            line.push(Span2::styled(shape, cell.fg, cell.bg));
+                            line.push(padding(2));
+                        } else {
+                            line.push(padding(3 + 2 * pad));
+                        }
                         continue;
                     }
-                    if pad > 0 {
+                    if disc {
+                        cell.text = format!("{}█████{}", chars[0], chars[2]);
+                    } else if pad > 0 {
                         line.push(padding(pad));
                     }
                     // The cursor's brackets stand out in colour too.
                     if cell.text.starts_with('[') {
-                        let inner: String = cell.text.chars().skip(1).take(1).collect();
+                        let n = cell.text.chars().count();
+                        let inner: String = cell.text.chars().skip(1).take(n - 2).collect();
                         let bracket = |t: &str| Span2 {
                             bold: true,
                             underline: cell.underline,
@@ -1007,7 +1020,7 @@ impl<'a> App<'a> {
                     } else {
                         line.push(cell.clone());
                     }
-                    if pad > 0 {
+                    if pad > 0 && !disc {
                         line.push(padding(pad));
                     }
                 }
@@ -1437,17 +1450,22 @@ mod tests {
         assert!(all.contains(" 1 ● f5"), "{all}");
         assert!(!all.contains("Moves (from"), "{all}");
         assert!(all.contains("q quit") && all.contains("Hints for"), "{all}");
-        // Row 1's discs, each in the middle of its 7 columns.
-        let board_row: Vec<char> = screen[header + 2].chars().collect();
+        // Row 1's discs, drawn round in their 7 columns by 3 lines.
         let pos = app.m.game().position();
-        for col in 0..8u8 {
-            let sq = Square::from_coords(col, 0).unwrap();
-            let shown = board_row[4 + 7 * usize::from(col) + 3];
-            assert_eq!(
-                shown == '●',
-                pos.color_at(sq).is_some(),
-                "{sq}: {board_row:?}"
-            );
+        for (line, shape) in [(1, "  ▄▄▄  "), (2, " █████ "), (3, "  ▀▀▀  ")]
+        {
+            let board_row: Vec<char> = screen[header + line].chars().collect();
+            for col in 0..8u8 {
+                let sq = Square::from_coords(col, 0).unwrap();
+                let at = 4 + 7 * usize::from(col);
+                let shown: String = board_row[at..at + 7].iter().collect();
+                // Empty squares may have a mark in the middle line (a legal move, a rank).
+                if pos.color_at(sq).is_some() {
+                    assert_eq!(shown, shape, "{sq}: {board_row:?}");
+                } else if line != 2 {
+                    assert_eq!(shown, "       ", "{sq}: {board_row:?}");
+                }
+            }
         }
     }
 
