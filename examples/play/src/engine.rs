@@ -186,3 +186,44 @@ impl Drop for Hints {
         self.stop.store(true, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hint(score: i32, exact: bool) -> Hint {
+        Hint {
+            square: Square::D3,
+            score,
+            exact,
+        }
+    }
+
+    #[test]
+    fn scores_read_as_what_they_are() {
+        assert_eq!(hint(12, false).score_text(false), "+12");
+        assert_eq!(hint(-254, false).score_text(true), "-254");
+        assert_eq!(hint(0, true).score_text(false), "+0");
+        assert_eq!(hint(-4, true).score_text(true), "-4!");
+        // A result the midgame search found (±10000 and the disc difference) is not a score.
+        assert_eq!(hint(10_012, false).score_text(false), "win");
+        assert_eq!(hint(-10_002, false).score_text(true), "loss");
+        assert_eq!(hint(64, true).score_text(false), "+64");
+    }
+
+    #[test]
+    fn the_scale_names_the_unit_and_exact_only_when_exact() {
+        let none = [hint(5, false), hint(-3, false)];
+        assert_eq!(hint_scale(&none), (format!("in {ESTIMATE_UNIT}"), false));
+        assert!(!hint_scale(&none).0.contains("exact"));
+        let all = [hint(4, true), hint(-2, true)];
+        assert_eq!(
+            hint_scale(&all),
+            ("exact final disc margins".to_string(), false)
+        );
+        let mixed = [hint(4, true), hint(-20, false)];
+        let (scale, mark) = hint_scale(&mixed);
+        assert!(mark);
+        assert!(scale.contains(ESTIMATE_UNIT) && scale.contains("! exact disc margins"));
+    }
+}

@@ -1,6 +1,8 @@
 //! The board in a terminal, drawn with crossterm: a start screen, the game with cursor,
-//! legal-move dots, move preview, animated flips, clocks, move history and hints, and the
-//! result screen.
+//! legal-move marks, move preview, animated flips, clocks, move history and hints, and the
+//! result screen. Laid out for 80x24 first; bigger terminals get a bigger board and more
+//! history. Everything that matters is told by text and attributes as well as by colour, so
+//! that `NO_COLOR` loses nothing.
 
 use std::io::{self, BufWriter, Stdout, Write};
 use std::time::{Duration, Instant};
