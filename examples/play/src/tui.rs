@@ -4,7 +4,7 @@
 //! history. Everything that matters is told by text and attributes as well as by colour, so
 //! that `NO_COLOR` loses nothing.
 
-use std::io::{self, BufWriter, Stdout, Write};
+use std::io::{self, BufWriter, Write};
 use std::time::{Duration, Instant};
 
 use crossterm::cursor::{Hide, MoveTo, Show};
@@ -225,7 +225,8 @@ impl<'a> App<'a> {
         let mut out = BufWriter::new(io::stdout());
         loop {
             self.update();
-            self.draw(&mut out)?;
+            let (width, height) = terminal::size().unwrap_or((80, 24));
+            self.draw(&mut out, width, height)?;
             let busy = self.anim.is_some() || self.thinking.is_some() || self.hints_job.is_some();
             let timeout = if busy {
                 Duration::from_millis(30)
@@ -501,8 +502,8 @@ impl<'a> App<'a> {
 
     // ---- drawing ----
 
-    fn draw(&mut self, out: &mut BufWriter<Stdout>) -> io::Result<()> {
-        let (width, height) = terminal::size().unwrap_or((80, 24));
+    /// Draws the screen for a terminal of `width` by `height` on `out`.
+    fn draw(&mut self, out: &mut impl Write, width: u16, height: u16) -> io::Result<()> {
         let lines = self.frame(usize::from(width), usize::from(height));
         for (y, line) in lines.iter().enumerate() {
             queue!(out, MoveTo(0, y as u16))?;
@@ -1402,6 +1403,35 @@ mod tests {
                 24 => assert!(all.contains("REVERSI"), "{all}"),
                 _ => {}
             }
+        }
+    }
+
+    #[test]
+    fn drawing_a_full_screen_keeps_its_last_line() {
+        let opts = options();
+        for color in [true, false] {
+            let mut app = app(&opts, 12, color);
+            with_hints(&mut app);
+            // A height that the screen fills exactly.
+            let height = (10..=24)
+                .rev()
+                .find(|&h| app.frame(80, h).len() == h)
+                .expect("some height is filled");
+            let mut out = Vec::new();
+            app.draw(&mut out, 80, height as u16).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            // Every line is placed, nothing is moved to or cleared from below the last one
+            // (a cursor move past the bottom lands on it).
+            for row in 1..=height {
+                assert!(out.contains(&format!("\x1b[{row};1H")), "row {row}");
+            }
+            assert!(!out.contains(&format!("\x1b[{};1H", height + 1)), "{out:?}");
+            assert!(!out.contains("\x1b[J"), "{out:?}");
+            let last = out.rfind(&format!("\x1b[{height};1H")).unwrap();
+            assert!(out[last..].contains("q quit"), "{:?}", &out[last..]);
+            // Without colour, no colour is sent.
+            assert_eq!(out.contains("\x1b[38;"), color);
+            assert_eq!(out.contains("\x1b[48;"), color);
         }
     }
 
