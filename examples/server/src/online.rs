@@ -1176,6 +1176,7 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
         "bot_leaving": room.bot_leaving(),
         "paused": room.paused(),
         "game_no": room.games_started(),
+        "action_limit_ms": room.settings().action_limit.as_millis(),
         "deadline": room.action_deadline().map(|t| t.0),
         "game_limit_at": room.game_limit_at().map(|t| t.0),
         "server_time": now.0,

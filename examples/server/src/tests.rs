@@ -532,6 +532,32 @@ async fn the_local_engine_is_served() {
     server.task.abort();
 }
 
+/// The page's icon (under both names browsers ask for) and a hosted room's link, which serves the
+/// page (the page then joins the room).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_icon_and_room_links_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start(test_cfg(temp_db("icon"))).await;
+    for (path, ctype) in [
+        ("/favicon.svg", "image/svg+xml"),
+        ("/favicon.ico", "image/svg+xml"),
+        ("/join/H0123456789ab", "text/html"),
+    ] {
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut raw = String::new();
+        s.read_to_string(&mut raw).await.unwrap();
+        let head = raw.to_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
+        assert!(head.contains(&format!("content-type: {ctype}")), "{path}: {head}");
+        if ctype == "image/svg+xml" {
+            assert!(raw.contains("<svg"), "{path}");
+        }
+    }
+    server.task.abort();
+}
+
 /// Run as a child process by the SIGKILL test: serves until killed.
 #[test]
 #[ignore = "started by the SIGKILL tests as a child process"]
@@ -759,8 +785,12 @@ async fn a_hosted_room_with_a_bot_is_paused_and_resumed() {
         .await;
     host.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "easy"}))
         .await;
-    host.state_where(&room, |s| s["seats"][1]["kind"] == "bot")
+    let with_bot = host
+        .state_where(&room, |s| s["seats"][1]["kind"] == "bot")
         .await;
+    // The room's time per action, before any game (and any clock).
+    assert_eq!(with_bot["action_limit_ms"], 60_000, "{with_bot}");
+    assert!(with_bot["clock"].is_null(), "{with_bot}");
     host.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "hard"}))
         .await;
     host.error("second_bot").await;
