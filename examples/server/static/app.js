@@ -461,8 +461,9 @@ function showResult(s) {
   const hostSeated = kind === "hosted" && s.host === player && !!me;
   $("again").hidden = !(kind === "local" || hostSeated);
   $("again").textContent = kind === "local" ? "Play again" : "Start the next game";
-  $("rematch").hidden = !(kind === "online" && me && welcome && welcome.rematch);
+  $("rematch").hidden = !(kind === "online" && me);
   $("rematch").disabled = false;
+  $("rematch").textContent = "Offer a rematch";
   $("rematch-note").textContent = "";
   $("result").hidden = false;
   resultShownFor = `${s.game}:${s.game_no || 0}`;
@@ -769,6 +770,21 @@ function handle(m) {
     case "hints":
       onHints(m);
       break;
+    case "rematch_waiting":
+      if (m.room === game) {
+        $("rematch").disabled = true;
+        $("rematch-note").textContent = "Rematch offered: waiting for your opponent to accept.";
+      }
+      break;
+    case "rematch_offered":
+      if (m.room === game && state) {
+        if ($("result").hidden) showResult(state);
+        $("rematch").textContent = "Accept the rematch";
+        $("rematch").disabled = false;
+        $("rematch-note").textContent = "Your opponent offers a rematch.";
+        announce("Your opponent offers a rematch.");
+      }
+      break;
     case "guest":
       player = m.player;
       store.token = m.token;
@@ -806,6 +822,7 @@ function handle(m) {
       $("invite-box").hidden = true;
       if (kind === "local" && game && state && state.status === "playing") toWorker({ type: "local_close", game });
       follow(m.room, "online");
+      hideResult();
       selectMode("online");
       info(`Matched: you play ${m.color}.`);
       announce(`Game found. You play ${m.color}.`);
@@ -853,6 +870,11 @@ function onError(m) {
     return;
   }
   if (m.request === "invite_join" && location.pathname.startsWith("/join/")) history.replaceState(null, "", "/");
+  if (m.request === "rematch" && !$("result").hidden) {
+    $("rematch").disabled = true;
+    $("rematch-note").textContent = PLAIN[m.code] || m.message;
+    return;
+  }
   info(PLAIN[m.code] || m.message || m.code);
 }
 
@@ -877,6 +899,7 @@ const PLAIN = {
   game_in_progress: "A game is in progress.",
   no_game_in_progress: "There is no game in progress.",
   must_resign_first: "Resign the game in progress first.",
+  no_rematch: "A rematch is no longer possible: your opponent has gone or is playing another game.",
 };
 
 // ---------------------------------------------------------------- intentions
@@ -997,6 +1020,7 @@ drawTimeFields();
 $("new").onclick = () => newLocal(null);
 $("hint").onclick = askHints;
 $("again").onclick = playAgain;
+$("rematch").onclick = () => { if (kind === "online" && game) send({ type: "rematch", room: game, rid: ++rid }); };
 $("result-close").onclick = () => { hideResult(); board.querySelector('[tabindex="0"]').focus(); };
 $("result").addEventListener("keydown", (e) => { if (e.key === "Escape") $("result-close").click(); });
 $("start-computer").onclick = () => { selectMode("computer"); newLocal(null, "computer"); };
