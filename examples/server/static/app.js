@@ -376,7 +376,7 @@ function drawRoom(s) {
   $("host-actions").hidden = !host;
   $("bot-actions").hidden = !host;
   $("host-note").hidden = host;
-  $("host-note").textContent = host ? "" : `Only the host (${personName(s.host, s)}) can start, pause, resume or end a game and choose the bot.`;
+  $("host-note").textContent = host ? "" : `Only the host (${personName(s.host, null)}) can start, pause, resume or end a game and choose the bot.`;
   if (!host) return;
   const hostSeatWhy = seated ? "" : "sit down first: the host plays in the games";
   let startWhy = hostSeatWhy;
