@@ -180,7 +180,10 @@ mod tests {
         let h = hints("---------------------------OX------XO--------------------------- X");
         assert_eq!(h["type"], "hints", "{h}");
         let moves = h["moves"].as_array().expect("moves");
-        let mut squares: Vec<&str> = moves.iter().map(|m| m["square"].as_str().unwrap()).collect();
+        let mut squares: Vec<&str> = moves
+            .iter()
+            .map(|m| m["square"].as_str().unwrap())
+            .collect();
         squares.sort_unstable();
         assert_eq!(squares, ["c4", "d3", "e6", "f5"]);
         let scores: Vec<i64> = moves.iter().map(|m| m["score"].as_i64().unwrap()).collect();
