@@ -1,7 +1,8 @@
 // Hosted rooms for everyone in them, in three browser contexts: the host plays the bot; a guest
 // opens the room's link, reserves the bot's seat, takes it at the result and plays the next game,
 // survives a refresh; a visitor types the room id and watches. The host's pause freezes every
-// clock; the guest leaving mid-game loses by abandonment. Every screen passes axe-core.
+// clock; the guest leaving mid-game loses by abandonment; a closed tab shows as disconnected.
+// Every screen passes axe-core.
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
@@ -167,4 +168,8 @@ test("a hosted room for the host, a guest who takes the bot's seat, and a visito
 
   assert.deepEqual(problems, []);
   for (const p of [host, guest, visitor]) assert.deepEqual(p.errors || [], []);
+
+  // The visitor closes the tab: the host sees the disconnection and its grace.
+  await visitor.close();
+  await host.waitForFunction(() => /Player \d+, disconnected \(may return until \d/.test(document.getElementById("room-people").textContent));
 });

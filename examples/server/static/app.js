@@ -292,10 +292,17 @@ function personName(id, s) {
   return s && s.host === id ? `${you} (host)` : you;
 }
 
+// "disconnected (may return until 14:21:33)": the disconnection grace of a member.
+function away(id, s) {
+  const m = (s.members || []).find((x) => x.player === id);
+  const until = m && m.grace_until ? ` (may return until ${new Date(m.grace_until).toLocaleTimeString()})` : "";
+  return `disconnected${until}`;
+}
+
 function seatText(seat, i, s) {
   const color = cap(seat.color || (i === 0 ? "black" : "white"));
   let who;
-  if (seat.kind === "person") who = `${personName(seat.player, s)}, ${seat.connected === false ? "disconnected" : "connected"}`;
+  if (seat.kind === "person") who = `${personName(seat.player, s)}, ${seat.connected === false ? away(seat.player, s) : "connected"}`;
   else if (seat.kind === "bot") {
     who = `Bot (${cap(seat.level)})`;
     if (s.bot_leaving) who += ", leaves at the result";
@@ -349,7 +356,7 @@ function drawRoom(s) {
     li.textContent = seatText(seat, i, s);
     list.appendChild(li);
   });
-  const people = (s.members || []).map((m) => `${personName(m.player, s)}${m.connected ? "" : " (disconnected)"}`);
+  const people = (s.members || []).map((m) => `${personName(m.player, s)}${m.connected ? "" : `, ${away(m.player, s)}`}`);
   $("room-people").textContent = people.length ? `In the room: ${people.join(", ")}.` : "";
 
   const seatWhy = (i) => {
