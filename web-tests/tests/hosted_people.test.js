@@ -173,3 +173,54 @@ test("a hosted room for the host, a guest who takes the bot's seat, and a visito
   await visitor.close();
   await host.waitForFunction(() => /Player \d+, disconnected \(may return until \d/.test(document.getElementById("room-people").textContent));
 });
+
+test("the host ends a game, changes the bot's level, removes and adds it; a guest sits and stands", { timeout: 90000 }, async () => {
+  const host = await env.newPage();
+  const guest = await env.newPage();
+  await goOnline(host);
+  await host.locator("#bot-level").selectOption("easy");
+  await host.locator("#room-color").selectOption("black");
+  await host.getByRole("button", { name: "Host a room with a bot" }).click();
+  await host.waitForFunction(() => document.getElementById("board").dataset.myTurn === "true", null, { timeout: 15000 });
+  const link = await host.getByRole("textbox", { name: "Room link" }).inputValue();
+  await guest.goto(link);
+  await guest.waitForFunction(() => document.querySelectorAll("#room-seats li").length === 2);
+
+  // Mid-game the level cannot change (and says why); the host ends the game without a winner.
+  assert.ok(await host.getByRole("button", { name: "Change its level" }).isDisabled());
+  assert.equal(await host.locator("#why-bot-level-set").textContent(), "between games only");
+  await host.getByRole("button", { name: "End game" }).click();
+  await host.waitForFunction(() => /Game over: no winner \(ended by the host\)/.test(document.getElementById("turn").textContent));
+  await guest.waitForFunction(() => /Last game: no winner \(ended by the host\)/.test(document.getElementById("room-facts").textContent));
+
+  // Between games: the level changes.
+  assert.match(await host.locator("#why-bot-level-set").textContent(), /it plays Easy: choose another level/);
+  await host.locator("#room-bot-level").selectOption("normal");
+  await host.getByRole("button", { name: "Change its level" }).click();
+  await guest.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: Bot (Normal)");
+
+  // The bot goes; the guest sits as white; the host starts; the guest stands up mid-game, warned.
+  await host.getByRole("button", { name: "Remove the bot" }).click();
+  await guest.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: empty");
+  assert.ok(await host.getByRole("button", { name: "Start a game" }).isDisabled());
+  assert.equal(await host.locator("#why-room-start").textContent(), "both seats must be filled");
+  await guest.getByRole("button", { name: "Sit as white" }).click();
+  await host.waitForFunction(() => /^White: Player \d+, connected$/.test(document.querySelectorAll("#room-seats li")[1].textContent));
+  await host.getByRole("button", { name: "Start a game" }).click();
+  await h.waitTurnOrOver(host);
+  const v = await h.view(host);
+  await host.locator(`[data-sq="${v.legal[0]}"]`).click();
+  await h.waitTurnOrOver(guest);
+  const warned = h.onDialog(guest, true);
+  await guest.getByRole("button", { name: "Stand up" }).click();
+  assert.match(await warned, /Standing up now abandons your game: you lose it/);
+  await host.waitForFunction(() => /Game over: Black wins \(the game was abandoned\)/.test(document.getElementById("turn").textContent));
+  await guest.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: empty");
+  assert.ok(await guest.locator("#room-panel").isVisible(), "standing up keeps the guest in the room");
+
+  // The host seats a bot again, in the empty seat.
+  await host.getByRole("button", { name: "Add the bot" }).click();
+  await guest.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: Bot (Normal)");
+  assert.deepEqual(await h.axe(host, "room between games, host"), []);
+  for (const p of [host, guest]) assert.deepEqual(p.errors || [], []);
+});
