@@ -42,8 +42,17 @@ cd "$ROOT"
 # Source paths end up in the module (panic locations the optimiser keeps): they are remapped, so
 # that the module is the same whatever the checkout's and cargo's directories.
 CARGO_DIR="${CARGO_HOME:-$HOME/.cargo}"
+# Immediate-abort panics: a feature of the standard library up to Rust 1.90 or so, a panic strategy
+# of its own since (the library's source says which applies).
+PANIC_FLAGS=""
+BUILD_STD_FEATURES="-Zbuild-std-features=panic_immediate_abort"
+if grep -q "panic_immediate_abort is now a real panic strategy" \
+  "$("$RUSTC" --print sysroot)/lib/rustlib/src/rust/library/core/src/panicking.rs" 2>/dev/null; then
+  PANIC_FLAGS="-Zunstable-options -Cpanic=immediate-abort"
+  BUILD_STD_FEATURES=""
+fi
 env -u CARGO_BUILD_RUSTFLAGS \
-  RUSTFLAGS="--remap-path-prefix=$ROOT=/reversi --remap-path-prefix=$CARGO_DIR=/cargo" \
+  RUSTFLAGS="--remap-path-prefix=$ROOT=/reversi --remap-path-prefix=$CARGO_DIR=/cargo $PANIC_FLAGS" \
   RUSTC_BOOTSTRAP=1 RUSTC="$RUSTC" \
   CARGO_TARGET_DIR="$TARGET_DIR" \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
@@ -54,7 +63,7 @@ env -u CARGO_BUILD_RUSTFLAGS \
   --config 'profile.release.package.reversi-core.opt-level=3' \
   --config 'profile.release.package.reversi-ai.opt-level=3' \
   --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
-  -Zbuild-std-features=panic_immediate_abort \
+  ${BUILD_STD_FEATURES:+"$BUILD_STD_FEATURES"} \
   -p reversi-web
 BUILT="$TARGET_DIR/wasm32-unknown-unknown/release/reversi_web.wasm"
 SIZE="$(wc -c <"$BUILT")"

@@ -74,7 +74,7 @@ async function startServer() {
 
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8", ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8", ".wasm": "application/wasm", ".svg": "image/svg+xml",
 };
 
 /** Serves the page's files as plain static files (no WebSocket, no server): returns {url, stop()}. */
@@ -187,7 +187,44 @@ async function discs(page) {
   }).join(""));
 }
 
+const AXE = require.resolve("axe-core/axe.min.js");
+
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules, and best practices) on the page as it is now; returns
+ * one line per violation and element ("" when there are none), labelled with `label`.
+ */
+async function axe(page, label) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary}`) }));
+  });
+  return violations.flatMap((v) => v.nodes.map((n) => `${label}: ${v.id} (${v.impact}) ${n}`));
+}
+
+/** Accepts (or dismisses) the next dialog and returns a promise of its message. */
+function onDialog(page, accept = true) {
+  return new Promise((resolve) => page.once("dialog", async (d) => {
+    const text = d.message();
+    if (accept) await d.accept(); else await d.dismiss();
+    resolve(text);
+  }));
+}
+
+/** The room panel as the page shows it. */
+function room(page) {
+  return page.evaluate(() => ({
+    id: document.getElementById("room-id").textContent,
+    hidden: document.getElementById("room-panel").hidden,
+    facts: document.getElementById("room-facts").textContent,
+    seats: [...document.querySelectorAll("#room-seats li")].map((li) => li.textContent),
+    people: document.getElementById("room-people").textContent,
+    hostNote: document.getElementById("host-note").hidden ? "" : document.getElementById("host-note").textContent,
+  }));
+}
+
 module.exports = {
+  axe, onDialog, room,
   setup, startServer, startStatic, launch, shot, shotPage, view, lastState, savedLocal, waitVersion, waitTurnOrOver,
   discs, SHOTS, SERVER_BIN, STATIC,
 };

@@ -64,7 +64,11 @@ test("two players on one device, keyboard only", { timeout: 240000 }, async () =
   assert.equal(v.history.filter((x) => !/passed/.test(x)).length, moves);
   assert.match(v.turn, /Game over/);
   assert.match(await page.locator("#live").textContent(), /Game over/);
-  // The focus stayed on the board all along.
+  // The focus stayed on the board all along, until the result dialog took it; Escape closes the
+  // dialog and gives it back to the board.
+  assert.equal((await active(page)).id, "again");
+  await page.keyboard.press("Escape");
+  assert.ok(await page.locator("#result").isHidden());
   assert.equal((await active(page)).role, "gridcell");
   assert.deepEqual(page.errors || [], []);
   assert.deepEqual(page.sockets, [], "a local game opens no WebSocket");

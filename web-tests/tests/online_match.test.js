@@ -1,4 +1,5 @@
-// Two browser contexts matched online through an invite link play a whole game to its end.
+// Two browser contexts matched online through an invite link play a whole game to its end, then a
+// rematch that both accept.
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
@@ -59,6 +60,22 @@ test("two browser contexts matched online play to the end", { timeout: 240000 },
   for (const p of [a, b]) await p.waitForFunction(() => /Game over/.test(document.getElementById("live").textContent));
   await a.waitForTimeout(400);
   await h.shot(a, "online-end");
+
+  // The result dialog offers a rematch; it starts only when both accept.
+  const first = (await h.lastState(a)).game;
+  for (const p of [a, b]) await p.getByRole("dialog").waitFor();
+  assert.match(await a.locator("#result-title").textContent(), /^(You win|You lose|No winner)/);
+  assert.ok(await a.getByRole("button", { name: "Play again" }).isHidden(), "no Play again online");
+  await a.getByRole("button", { name: "Offer a rematch" }).click();
+  await a.getByText("Rematch offered: waiting for your opponent to accept.").waitFor();
+  await b.getByText("Your opponent offers a rematch.").first().waitFor();
+  assert.equal((await h.lastState(b)).game, first, "nothing starts on one offer");
+  await b.getByRole("button", { name: "Accept the rematch" }).click();
+  await Promise.all([a, b].map((p) => p.waitForFunction((g) => window.reversiDebug.state
+    && window.reversiDebug.state.game !== g && window.reversiDebug.state.status === "playing", first)));
+  assert.equal((await h.lastState(a)).game, (await h.lastState(b)).game);
+  for (const p of [a, b]) assert.ok(await p.locator("#result").isHidden());
+  assert.equal((await h.view(a)).history.length, 0);
   assert.deepEqual(a.errors || [], []);
   assert.deepEqual(b.errors || [], []);
 });

@@ -171,11 +171,18 @@ const FILES: &[(&str, &str, &[u8])] = &[
         "application/wasm",
         include_bytes!("../static/reversi.wasm"),
     ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../static/favicon.svg"),
+    ),
 ];
 
 async fn static_file(uri: Uri) -> Response {
     let path = match uri.path() {
         "/index.html" => "/",
+        // Browsers that ignore the page's icon link ask for this name.
+        "/favicon.ico" => "/favicon.svg",
         p if p.starts_with("/join/") => "/",
         p => p,
     };

@@ -23,8 +23,9 @@ use rand::{Rng, RngExt};
 use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
-    self, Bot, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings,
-    Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId, RoomSettings, Token,
+    self, Activity, Bot, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind,
+    LobbySettings, Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId,
+    RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde::{Deserialize, Serialize};
@@ -283,6 +284,7 @@ impl Online {
             room_kinds: HashMap::new(),
             thinking: HashSet::new(),
             game_seats: HashMap::new(),
+            rematches: HashMap::new(),
             me: self.tx.clone(),
             outbox,
         };
@@ -351,6 +353,9 @@ struct Actor {
     room_kinds: HashMap<RoomId, &'static str>,
     thinking: HashSet<(String, u64)>,
     game_seats: HashMap<String, Vec<Occupant>>,
+    /// Finished online games that may be played again: their two players, and who offered a
+    /// rematch. Kept in memory only: a restart forgets the offers.
+    rematches: HashMap<RoomId, Rematch>,
     me: mpsc::Sender<OnlineCmd>,
     outbox: mpsc::UnboundedSender<Delivery>,
 }
@@ -362,6 +367,12 @@ struct Step {
     msgs: Vec<(Out, Utf8Bytes)>,
     dirty_online: Vec<RoomId>,
     dirty_hosted: Vec<String>,
+}
+
+/// The two players of a finished online game, and who of them offered a rematch.
+struct Rematch {
+    players: [PlayerId; 2],
+    offered_by: Option<PlayerId>,
 }
 
 fn online_id(r: RoomId) -> String {
@@ -834,9 +845,89 @@ impl Actor {
                     self.room_cmd(now, conn, out, &room, RoomCommand::Leave, step)?
                 }
             }
+            ClientMsg::Rematch { room, .. } => {
+                let p = self.guest(now, conn, out, step);
+                self.rematch(now, p, out, &room, rid, step)?;
+            }
             ClientMsg::Ping { .. } => {}
         }
         Ok(())
+    }
+
+    /// A rematch offer (or its acceptance) by `p` after the online game `room`: the first offer
+    /// is passed on to the opponent (`rematch_offered`); when both have offered, the first one
+    /// opens an invite and the second joins it, so the new game is an ordinary invite game
+    /// (`matched` and `state` to both, colours drawn as for any invite).
+    fn rematch(
+        &mut self,
+        now: Millis,
+        p: PlayerId,
+        out: &Out,
+        room: &str,
+        rid: Option<Value>,
+        step: &mut Step,
+    ) -> Result<(), Refusal> {
+        let id = parse_online_id(room).ok_or_else(|| {
+            Refusal::new(
+                "no_rematch",
+                format!("{room:?} is not an online game (a rematch is for online games)"),
+            )
+        })?;
+        let entry = self.rematches.get_mut(&id).ok_or_else(|| {
+            Refusal::new(
+                "no_rematch",
+                format!("no finished online game {room} to play again"),
+            )
+        })?;
+        let other = match entry.players {
+            [a, b] if a == p => b,
+            [a, b] if b == p => a,
+            _ => {
+                return Err(Refusal::new(
+                    "no_rematch",
+                    format!("you did not play in {room}"),
+                ))
+            }
+        };
+        match entry.offered_by {
+            Some(by) if by == p => Err(Refusal::new(
+                "rematch_offered",
+                "you offered a rematch already: it is up to your opponent",
+            )),
+            Some(_) => {
+                self.rematches.remove(&id);
+                self.lobby_op(now, LobbyOp::CreateInvite { player: other }, step)
+                    .map_err(|e| room_refusal(&e))?;
+                let code = match self.lobby.activity(other) {
+                    Some(Activity::Inviting { code }) => code.clone(),
+                    _ => {
+                        return Err(Refusal::new(
+                            "no_rematch",
+                            "your opponent is busy with another game",
+                        ))
+                    }
+                };
+                if let Err(e) = self.lobby_op(now, LobbyOp::JoinInvite { player: p, code }, step) {
+                    let _ = self.lobby_op(now, LobbyOp::CancelInvite { player: other }, step);
+                    return Err(room_refusal(&e));
+                }
+                Ok(())
+            }
+            None => {
+                entry.offered_by = Some(p);
+                self.to_player(
+                    other,
+                    &json!({"type": "rematch_offered", "room": room}),
+                    step,
+                );
+                Self::reply(
+                    out,
+                    &json!({"type": "rematch_waiting", "room": room, "rid": rid}),
+                    step,
+                );
+                Ok(())
+            }
+        }
     }
 
     /// Drains the events, records finished games, saves the affected rooms, starts bots, and
@@ -1000,6 +1091,20 @@ impl Actor {
             LobbyEventKind::Room { room, event } => {
                 if let EventKind::GameEnded { result } = event.kind {
                     if let Some(r) = self.lobby.room(room) {
+                        let people: Vec<PlayerId> = r
+                            .seats()
+                            .iter()
+                            .filter_map(|s| s.as_ref()?.person())
+                            .collect();
+                        if let [a, b] = people[..] {
+                            self.rematches.insert(
+                                room,
+                                Rematch {
+                                    players: [a, b],
+                                    offered_by: None,
+                                },
+                            );
+                        }
                         let id = online_id(room);
                         let kind = self.room_kinds.get(&room).copied().unwrap_or("online");
                         step.writes
@@ -1176,6 +1281,7 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
         "bot_leaving": room.bot_leaving(),
         "paused": room.paused(),
         "game_no": room.games_started(),
+        "action_limit_ms": room.settings().action_limit.as_millis(),
         "deadline": room.action_deadline().map(|t| t.0),
         "game_limit_at": room.game_limit_at().map(|t| t.0),
         "server_time": now.0,

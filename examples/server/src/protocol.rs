@@ -264,6 +264,15 @@ pub enum ClientMsg {
         /// The room's id.
         room: String,
     },
+    /// Online: offer a rematch after a finished game, or accept the opponent's offer; when both
+    /// have sent it, a new game between them starts.
+    Rematch {
+        /// The request id, echoed by the direct answer and by any error about this message.
+        #[serde(default)]
+        rid: Option<Value>,
+        /// The finished online game's room id (`R…`).
+        room: String,
+    },
     /// Leave a room (abandonment if seated in a game).
     Leave {
         /// The request id, echoed by the direct answer and by any error about this message.
@@ -300,6 +309,7 @@ impl ClientMsg {
             ClientMsg::Pause { .. } => "pause",
             ClientMsg::Resume { .. } => "resume",
             ClientMsg::End { .. } => "end",
+            ClientMsg::Rematch { .. } => "rematch",
             ClientMsg::Leave { .. } => "leave",
         }
     }
@@ -329,6 +339,7 @@ impl ClientMsg {
             | ClientMsg::Pause { rid, .. }
             | ClientMsg::Resume { rid, .. }
             | ClientMsg::End { rid, .. }
+            | ClientMsg::Rematch { rid, .. }
             | ClientMsg::Leave { rid, .. } => rid.as_ref(),
         }
     }
@@ -358,6 +369,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "pause",
     "resume",
     "end",
+    "rematch",
     "leave",
 ];
 

@@ -532,6 +532,35 @@ async fn the_local_engine_is_served() {
     server.task.abort();
 }
 
+/// The page's icon (under both names browsers ask for) and a hosted room's link, which serves the
+/// page (the page then joins the room).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_icon_and_room_links_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start(test_cfg(temp_db("icon"))).await;
+    for (path, ctype) in [
+        ("/favicon.svg", "image/svg+xml"),
+        ("/favicon.ico", "image/svg+xml"),
+        ("/join/H0123456789ab", "text/html"),
+    ] {
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut raw = String::new();
+        s.read_to_string(&mut raw).await.unwrap();
+        let head = raw.to_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
+        assert!(
+            head.contains(&format!("content-type: {ctype}")),
+            "{path}: {head}"
+        );
+        if ctype == "image/svg+xml" {
+            assert!(raw.contains("<svg"), "{path}");
+        }
+    }
+    server.task.abort();
+}
+
 /// Run as a child process by the SIGKILL test: serves until killed.
 #[test]
 #[ignore = "started by the SIGKILL tests as a child process"]
@@ -704,6 +733,61 @@ async fn two_guests_matched_play_a_whole_game() {
     server.task.abort();
 }
 
+/// After an online game, a rematch starts only when both players have offered it, and only
+/// they may.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_needs_both_players() {
+    let server = start(test_cfg(temp_db("rematch"))).await;
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    let mut c = Client::connect(server.addr).await;
+    a.send(json!({"type": "invite_create"})).await;
+    let inv = a.until("invite", |v| v["type"] == "invite").await;
+    b.send(json!({"type": "invite_join", "code": inv["code"]}))
+        .await;
+    let (room, _) = matched(&mut a).await;
+    matched(&mut b).await;
+    // No rematch while the game is on.
+    a.send(json!({"type": "rematch", "room": room})).await;
+    a.error("no_rematch").await;
+    a.send(json!({"type": "resign", "game": room})).await;
+    b.state_where(&room, |s| s["status"] == "closed" || s["status"] == "over")
+        .await;
+    // Someone else may not ask; nor may a hosted room or a made-up id be named.
+    c.send(json!({"type": "rematch", "room": room})).await;
+    c.error("no_rematch").await;
+    c.send(json!({"type": "rematch", "room": "H0123456789ab"}))
+        .await;
+    c.error("no_rematch").await;
+    // a offers: b is told, a waits; offering twice is refused.
+    a.send(json!({"type": "rematch", "room": room, "rid": 7}))
+        .await;
+    let waiting = a
+        .until("rematch_waiting", |v| v["type"] == "rematch_waiting")
+        .await;
+    assert_eq!(waiting["rid"], 7, "{waiting}");
+    assert_eq!(waiting["room"], room.as_str());
+    let offered = b
+        .until("rematch_offered", |v| v["type"] == "rematch_offered")
+        .await;
+    assert_eq!(offered["room"], room.as_str());
+    a.send(json!({"type": "rematch", "room": room})).await;
+    a.error("rematch_offered").await;
+    // b accepts: a new game between the two.
+    b.send(json!({"type": "rematch", "room": room})).await;
+    let (again, a_color) = matched(&mut a).await;
+    let (again_b, b_color) = matched(&mut b).await;
+    assert_eq!(again, again_b);
+    assert_ne!(again, room, "a new game");
+    assert_ne!(a_color, b_color);
+    let s = a.state(&again).await;
+    assert_eq!(s["status"], "playing", "{s}");
+    // The offer is spent.
+    b.send(json!({"type": "rematch", "room": room})).await;
+    b.error("no_rematch").await;
+    server.task.abort();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invite_is_joined_then_one_expires() {
     let mut cfg = test_cfg(temp_db("invite"));
@@ -759,8 +843,12 @@ async fn a_hosted_room_with_a_bot_is_paused_and_resumed() {
         .await;
     host.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "easy"}))
         .await;
-    host.state_where(&room, |s| s["seats"][1]["kind"] == "bot")
+    let with_bot = host
+        .state_where(&room, |s| s["seats"][1]["kind"] == "bot")
         .await;
+    // The room's time per action, before any game (and any clock).
+    assert_eq!(with_bot["action_limit_ms"], 60_000, "{with_bot}");
+    assert!(with_bot["clock"].is_null(), "{with_bot}");
     host.send(json!({"type": "add_bot", "room": room, "seat": 1, "level": "hard"}))
         .await;
     host.error("second_bot").await;

@@ -220,15 +220,12 @@ function draw(s, animate) {
   $("undo").hidden = kind !== "local";
   $("undo").disabled = !(kind === "local" && s.can_undo && !over);
   $("resign").disabled = !(s.status === "playing" && (kind === "local" || myColor()));
-  document.querySelectorAll(".hosted-only").forEach((e) => { e.hidden = kind !== "hosted"; });
-  if (kind === "hosted") {
-    $("room-id").textContent = `Room ${s.room}`;
-    const host = s.host === player;
-    $("room-start").disabled = !host || s.status === "playing" || s.status === "paused";
-    $("room-pause").disabled = !host || s.status !== "playing";
-    $("room-resume").disabled = !host || s.status !== "paused";
-    $("room-end").disabled = !host || !(s.status === "playing" || s.status === "paused");
-  }
+  $("hint").hidden = kind !== "local";
+  $("hint").disabled = !(kind === "local" && canPlay && (s.legal || []).length > 0);
+  if (hintsFor && hintsFor !== hintKey(s)) { hintsFor = null; $("hints-box").hidden = true; }
+  $("start").hidden = true;
+  drawRoom(s);
+  foldSetup(s);
   // Online: say when the opponent has lost the connection (they have a grace period).
   if (kind !== "local" && s.status === "playing") {
     const gone = (s.seats || []).find((x) => x.kind === "person" && x.player !== player && x.connected === false);
@@ -237,6 +234,15 @@ function draw(s, animate) {
   }
   clockBase = { at: performance.now(), s };
   tickClocks();
+}
+
+// On a phone, the set-up folds away when a game starts (it can be opened again).
+let foldedFor = null;
+function foldSetup(s) {
+  if (!window.matchMedia("(max-width: 600px)").matches) return;
+  const live = s.status === "playing" || s.status === "paused";
+  const key = `${s.game}:${s.game_no || 0}`;
+  if (live && foldedFor !== key) { foldedFor = key; $("setup-box").open = false; }
 }
 
 function resultText(s) {
@@ -267,6 +273,255 @@ function turnText(s) {
     return me === s.to_move ? `Your move (${me}).` : `Opponent's move (${s.to_move}).`;
   }
   return `${cap(s.to_move)} to move.`;
+}
+
+// ---------------------------------------------------------------- hosted rooms
+
+const isRoomId = (t) => /^H[0-9a-f]{12}$/i.test(t);
+
+// A code, a room id, or a link to either: the part after "/join/" (or the text itself).
+function codeOf(text) {
+  const t = String(text || "").trim();
+  const m = t.match(/\/join\/([^/?#\s]+)/);
+  return m ? decodeURIComponent(m[1]) : t;
+}
+
+function personName(id, s) {
+  if (id == null) return "nobody";
+  const you = id === player ? "You" : `Player ${id}`;
+  return s && s.host === id ? `${you} (host)` : you;
+}
+
+// "disconnected (may return until 14:21:33)": the disconnection grace of a member.
+function away(id, s) {
+  const m = (s.members || []).find((x) => x.player === id);
+  const until = m && m.grace_until ? ` (may return until ${new Date(m.grace_until).toLocaleTimeString()})` : "";
+  return `disconnected${until}`;
+}
+
+function seatText(seat, i, s) {
+  const color = cap(seat.color || (i === 0 ? "black" : "white"));
+  let who;
+  if (seat.kind === "person") who = `${personName(seat.player, s)}, ${seat.connected === false ? away(seat.player, s) : "connected"}`;
+  else if (seat.kind === "bot") {
+    who = `Bot (${cap(seat.level)})`;
+    if (s.bot_leaving) who += ", leaves at the result";
+    if (s.reservation != null) who += `; ${s.reservation === player ? "you take" : personName(s.reservation, s) + " takes"} this seat at the result`;
+  } else who = "empty";
+  return `${color}: ${who}`;
+}
+
+function actionLimitSecs(s) {
+  const ms = s.action_limit_ms != null ? s.action_limit_ms
+    : (s.clock && s.clock.control && s.clock.control.limit) || (pendingRoom && pendingRoom.secs * 1000) || null;
+  return ms ? Math.round(ms / 1000) : null;
+}
+
+function roomStatusText(s) {
+  if (s.status === "closed") return "The room has closed.";
+  if (s.status === "paused") return s.paused === "nobody_connected" ? "Paused: nobody is connected." : "Paused by the host.";
+  if (s.status === "playing") return `Game ${s.game_no} in progress.`;
+  if (s.status === "over") return resultText(s).replace(/^Game over: /, "Last game: ");
+  return "No game yet: the host starts one when both seats are filled.";
+}
+
+// Enables or disables a room button; a disabled one says why, next to it and in its description.
+function setAct(id, enabled, why) {
+  const b = $(id);
+  const w = $("why-" + id);
+  b.disabled = !enabled;
+  w.textContent = enabled ? "" : why;
+  if (enabled) b.removeAttribute("aria-describedby");
+  else b.setAttribute("aria-describedby", w.id);
+}
+
+function drawRoom(s) {
+  const panel = $("room-panel");
+  panel.hidden = kind !== "hosted";
+  if (kind !== "hosted") return;
+  const seats = s.seats || [];
+  const mySeat = seats.findIndex((x) => x.kind === "person" && x.player === player);
+  const seated = mySeat >= 0;
+  const inGame = s.status === "playing" || s.status === "paused";
+  const botSeat = seats.findIndex((x) => x.kind === "bot");
+  const host = s.host != null && s.host === player;
+  $("room-id").textContent = `Room ${s.room}`;
+  $("room-link").value = `${location.origin}/join/${s.room}`;
+  const secs = actionLimitSecs(s);
+  $("room-facts").textContent = `${secs ? secs + " s per move. " : ""}${roomStatusText(s)}`;
+  const list = $("room-seats");
+  list.innerHTML = "";
+  seats.forEach((seat, i) => {
+    const li = document.createElement("li");
+    li.textContent = seatText(seat, i, s);
+    list.appendChild(li);
+  });
+  const people = (s.members || []).map((m) => `${personName(m.player, s)}${m.connected ? "" : `, ${away(m.player, s)}`}`);
+  $("room-people").textContent = people.length ? `In the room: ${people.join(", ")}.` : "";
+
+  const seatWhy = (i) => {
+    const x = seats[i];
+    if (seated) return `you sit as ${seats[mySeat].color}`;
+    if (!x) return "no such seat";
+    if (x.kind === "bot") return "the bot sits there";
+    if (x.kind === "person") return `${personName(x.player, s)} sits there`;
+    return "";
+  };
+  setAct("sit-black", !seated && seats[0] && seats[0].kind === "empty", seatWhy(0));
+  setAct("sit-white", !seated && seats[1] && seats[1].kind === "empty", seatWhy(1));
+  setAct("stand", seated, "you are not seated");
+  let reserveWhy = "";
+  if (seated) reserveWhy = "you are seated already";
+  else if (botSeat < 0) reserveWhy = "there is no bot";
+  else if (!inGame) reserveWhy = "only during a game: between games, sit down instead";
+  else if (s.reservation === player) reserveWhy = "reserved: you take the bot's seat at the result";
+  else if (s.reservation != null) reserveWhy = `${personName(s.reservation, s)} reserved it`;
+  else if (s.bot_leaving) reserveWhy = "the bot leaves at the result: sit down then";
+  setAct("reserve", !reserveWhy, reserveWhy);
+  setAct("room-leave", s.status !== "closed", "the room has closed");
+
+  $("host-actions").hidden = !host;
+  $("bot-actions").hidden = !host;
+  $("host-note").hidden = host;
+  $("host-note").textContent = host ? "" : `Only the host (${personName(s.host, null)}) can start, pause, resume or end a game and choose the bot.`;
+  if (!host) return;
+  const hostSeatWhy = seated ? "" : "sit down first: the host plays in the games";
+  let startWhy = hostSeatWhy;
+  if (!startWhy && inGame) startWhy = "a game is in progress";
+  if (!startWhy && seats.some((x) => x.kind === "empty")) startWhy = "both seats must be filled";
+  setAct("room-start", !startWhy, startWhy);
+  setAct("room-pause", seated && s.status === "playing", hostSeatWhy || (s.status === "paused" ? "already paused" : "no game in progress"));
+  setAct("room-resume", seated && s.status === "paused", hostSeatWhy || "the game is not paused");
+  setAct("room-end", seated && inGame, hostSeatWhy || "no game in progress");
+  const empty = seats.findIndex((x) => x.kind === "empty");
+  setAct("bot-add", botSeat < 0 && empty >= 0, botSeat >= 0 ? "there is a bot already" : "no empty seat");
+  const level = botSeat >= 0 ? seats[botSeat].level : null;
+  let levelWhy = "";
+  if (botSeat < 0) levelWhy = "there is no bot";
+  else if (inGame) levelWhy = "between games only";
+  else if ($("room-bot-level").value === level) levelWhy = `it plays ${cap(level)}: choose another level`;
+  setAct("bot-level-set", !levelWhy, levelWhy);
+  let removeWhy = "";
+  if (botSeat < 0) removeWhy = "there is no bot";
+  else if (s.bot_leaving) removeWhy = "it leaves at the result";
+  setAct("bot-remove", !removeWhy, removeWhy);
+}
+
+function roomSend(type, extra = {}) {
+  if (kind !== "hosted" || !game) return;
+  send({ type, room: game, ...extra, rid: ++rid });
+}
+
+// Whether this person's leaving now abandons a game (they are seated in one).
+function seatedInGame() {
+  return kind === "hosted" && state && (state.status === "playing" || state.status === "paused") && !!myColor();
+}
+
+function joinRoom(id) {
+  if (!(kind === "hosted" && game === id) && !leaveCurrent()) return;
+  closeLocal();
+  follow(id, "hosted");
+  selectMode("online");
+  info(`Joining room ${id}…`);
+  send({ type: "room_join", room: id, rid: ++rid });
+}
+
+// Stops showing the game (after leaving it): the start choice comes back.
+function forget() {
+  store.view = null;
+  game = null;
+  state = null;
+  kind = null;
+  clockBase = null;
+  $("room-panel").hidden = true;
+  hideResult();
+  showStart();
+}
+
+// ---------------------------------------------------------------- the start choice, the result
+
+// With no game, the board shows the starting position under the start choice, never an empty
+// board with wrong counts.
+function showStart() {
+  const start = "-".repeat(27) + "OX" + "-".repeat(6) + "XO" + "-".repeat(27);
+  draw({ board: start, legal: [], squares: null, count: { black: 2, white: 2 }, status: "none", version: 0, history: [] }, null);
+  $("turn").textContent = "";
+  $("start").hidden = false;
+  $("undo").disabled = true;
+  $("hint").disabled = true;
+  $("resign").disabled = true;
+  $("setup-box").open = true;
+}
+
+let resultShownFor = null;
+function showResult(s) {
+  const r = s.result;
+  const c = s.count || { black: 0, white: 0 };
+  const me = myColor();
+  let title;
+  if (!r || !r.winner) title = "No winner";
+  else if (kind === "local" && s.mode === "computer") title = r.winner === s.human ? "You win" : "The computer wins";
+  else if (kind !== "local" && me) title = r.winner === me ? `You win (${r.winner})` : `You lose: ${cap(r.winner)} wins`;
+  else title = `${cap(r.winner)} wins`;
+  $("result-title").textContent = title;
+  $("result-text").textContent = resultText(s).replace(/^Game over: /, "");
+  const hostSeated = kind === "hosted" && s.host === player && !!me;
+  $("again").hidden = !(kind === "local" || hostSeated);
+  $("again").textContent = kind === "local" ? "Play again" : "Start the next game";
+  $("rematch").hidden = !(kind === "online" && me);
+  $("rematch").disabled = false;
+  $("rematch").textContent = "Offer a rematch";
+  $("rematch-note").textContent = "";
+  $("result").hidden = false;
+  resultShownFor = `${s.game}:${s.game_no || 0}`;
+  const first = [...$("result").querySelectorAll("button")].find((b) => !b.hidden);
+  if (first) first.focus();
+}
+
+function hideResult() { $("result").hidden = true; }
+
+// A finished local game again, same settings, colours swapped against the computer.
+function playAgain() {
+  if (!state) return;
+  if (kind === "hosted") { roomSend("start"); hideResult(); return; }
+  if (kind !== "local") return;
+  hideResult();
+  if (state.mode === "computer") {
+    $("color").value = state.human === "black" ? "white" : "black";
+    if (state.level) $("level").value = state.level;
+  }
+  newLocal(null, state.mode);
+}
+
+// ---------------------------------------------------------------- hints (local games)
+
+let hintsFor = null;
+const hintKey = (s) => `${s.game}:${s.version}`;
+
+function askHints() {
+  if (!state || kind !== "local" || !mayPlay()) return;
+  hintsFor = hintKey(state);
+  $("hints").innerHTML = "";
+  $("hints-unit").textContent = "Thinking…";
+  $("hints-box").hidden = false;
+  toWorker({ type: "hints", board: `${state.board} ${state.to_move === "black" ? "X" : "O"}`, rid: hintsFor });
+}
+
+function onHints(m) {
+  if (!state || m.rid !== hintsFor || hintsFor !== hintKey(state)) return;
+  const list = $("hints");
+  list.innerHTML = "";
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  const exact = m.moves.length > 0 && m.moves.every((x) => x.exact);
+  for (const h of m.moves) {
+    const li = document.createElement("li");
+    li.textContent = h.exact ? `${h.square}: ${signed(h.score)} discs (exact)` : `${h.square}: ${signed(h.score)} points`;
+    list.appendChild(li);
+  }
+  $("hints-unit").textContent = exact
+    ? "Scores for the side to move: the final disc difference with perfect play."
+    : "Scores for the side to move, in the engine's evaluation points (not discs; higher is better).";
+  announce(m.moves.length ? `Best move: ${m.moves[0].square}.` : "No move to score.");
 }
 
 // ---------------------------------------------------------------- clocks
@@ -329,9 +584,11 @@ function discSound() {
   } catch (_) { /* no sound then */ }
 }
 
+// A toggle button: its name stays "Sound", pressed while the sound is on.
 function drawMute() {
-  $("mute").setAttribute("aria-pressed", String(muted));
-  $("mute").textContent = muted ? "Sound off" : "Sound on";
+  $("mute").setAttribute("aria-pressed", String(!muted));
+  $("mute").textContent = "Sound";
+  $("mute").title = muted ? "Sound is off" : "Sound is on";
 }
 $("mute").onclick = () => {
   muted = !muted;
@@ -448,7 +705,9 @@ function onWelcome() {
   if (store.token) send({ type: "reconnect", token: store.token });
   if (game && kind !== "local") send({ type: "sync", game });
   const code = joinCode();
-  if (code && (!game || kind === "local")) { selectMode("online"); send({ type: "invite_join", code }); }
+  if (code && isRoomId(code) && game !== code) joinRoom(code);
+  else if (code && isRoomId(code)) send({ type: "room_join", room: code, rid: ++rid });
+  else if (code && (!game || kind === "local")) { selectMode("online"); send({ type: "invite_join", code }); }
   const queued = outbox;
   outbox = [];
   for (const m of queued) send(m);
@@ -479,6 +738,13 @@ function onState(m) {
   if (prev && m.last && prev.board && placements(m) === placements(prev) + 1) animate = m.last;
   draw(m, animate);
   if (animate) discSound();
+  // The result dialog, when the end is seen happening.
+  const over = (m.status === "over" || m.status === "closed") && m.result;
+  const wasLive = prev && (prev.status === "playing" || prev.status === "paused");
+  if (over && wasLive && resultShownFor !== `${m.game}:${m.game_no || 0}`) showResult(m);
+  if (m.status === "playing") hideResult();
+  if (m.kind === "hosted" && location.pathname.startsWith("/join/")) history.replaceState(null, "", "/");
+  if (m.kind === "hosted" && !prev && /^Joining room/.test($("info").textContent)) info("");
   // Announcements: passes and results (and the opponent's moves, briefly).
   const key = `${m.game}:${(m.history || []).length}:${m.status}`;
   if (key !== lastAnnounced) {
@@ -507,6 +773,24 @@ function handle(m) {
       info("");
       break;
     case "local_closed":
+      break;
+    case "hints":
+      onHints(m);
+      break;
+    case "rematch_waiting":
+      if (m.room === game) {
+        $("rematch").disabled = true;
+        $("rematch-note").textContent = "Rematch offered: waiting for your opponent to accept.";
+      }
+      break;
+    case "rematch_offered":
+      if (m.room === game && state) {
+        if ($("result").hidden) showResult(state);
+        $("rematch").textContent = "Accept the rematch";
+        $("rematch").disabled = false;
+        $("rematch-note").textContent = "Your opponent offers a rematch.";
+        announce("Your opponent offers a rematch.");
+      }
       break;
     case "guest":
       player = m.player;
@@ -545,6 +829,7 @@ function handle(m) {
       $("invite-box").hidden = true;
       if (kind === "local" && game && state && state.status === "playing") toWorker({ type: "local_close", game });
       follow(m.room, "online");
+      hideResult();
       selectMode("online");
       info(`Matched: you play ${m.color}.`);
       announce(`Game found. You play ${m.color}.`);
@@ -552,12 +837,13 @@ function handle(m) {
       break;
     case "room_created":
       follow(m.room, "hosted");
+      selectMode("online");
+      info("Room created: share its link below.");
       if (pendingRoom) {
         const seat = pendingRoom.color === "black" ? 0 : 1;
         send({ type: "sit", room: m.room, seat });
         send({ type: "add_bot", room: m.room, seat: 1 - seat, level: pendingRoom.level });
         send({ type: "start", room: m.room });
-        pendingRoom = null;
       }
       break;
     case "state":
@@ -580,17 +866,68 @@ function onError(m) {
     store.local = null;
     if (store.view === "local") store.view = null;
     selectMode(null);
+    showStart();
     return;
   }
   if (m.request === "reconnect") { store.token = null; return; }
-  if (m.request === "sync" && m.code === "no_such_game") { store.view = null; game = null; return; }
-  info(m.message || m.code);
+  if (m.request === "room_join" && m.code === "already_in_room") { if (game) send({ type: "sync", game }); info(""); return; }
+  if ((m.request === "sync" || m.request === "room_join") && (m.code === "no_such_game" || m.code === "room_closed")) {
+    forget();
+    info(PLAIN[m.code] || m.message);
+    return;
+  }
+  if (m.request === "invite_join" && location.pathname.startsWith("/join/")) history.replaceState(null, "", "/");
+  if (m.request === "rematch" && !$("result").hidden) {
+    $("rematch").disabled = true;
+    $("rematch-note").textContent = PLAIN[m.code] || m.message;
+    return;
+  }
+  info(PLAIN[m.code] || m.message || m.code);
 }
+
+// Refusals said in plain words (the server's messages are precise but technical).
+const PLAIN = {
+  invite_full: "This invite link has already been used: its game has both players. Ask your opponent for a new link.",
+  unknown_invite: "This invite link is not known here: it may be mistyped, or from another server.",
+  invite_expired: "This invite link has expired (an invite lasts 10 minutes). Ask for a new one.",
+  invite_cancelled: "This invite was cancelled by the person who made it.",
+  own_invite: "This is your own invite: send the link to your opponent.",
+  bad_invite_code: "That is neither an invite code nor a room id.",
+  no_such_game: "There is no such room: it may have closed.",
+  room_closed: "This room has closed.",
+  illegal_move: "That move is not legal.",
+  illegal_action: "That move is not legal.",
+  not_your_turn: "It is not your turn.",
+  not_host: "Only the host can do that.",
+  host_not_seated: "The host must sit down first.",
+  seat_taken: "That seat is taken.",
+  empty_seat: "Both seats must be filled to start.",
+  already_reserved: "Someone reserved the bot's seat already.",
+  game_in_progress: "A game is in progress.",
+  no_game_in_progress: "There is no game in progress.",
+  must_resign_first: "Resign the game in progress first.",
+  no_rematch: "A rematch is no longer possible: your opponent has gone or is playing another game.",
+};
 
 // ---------------------------------------------------------------- intentions
 
 function play(i) {
-  if (!mayPlay() || !legalOf(i)) return; // a refused click: nothing is sent, nothing sounds
+  // A refused click sends nothing and makes no sound; it is explained in the live region.
+  if (!state) return;
+  if (!mayPlay()) {
+    if (state.status === "playing" && state.to_move) {
+      if (kind === "local" && state.thinking) announce("Wait: the computer is thinking.");
+      else if (kind === "local" || myColor()) announce(`It is ${state.to_move}'s turn.`);
+      else announce("You are watching: sit down to play.");
+    } else if (state.status === "paused") announce("The game is paused.");
+    return;
+  }
+  if (!legalOf(i)) {
+    const sq = nameOf(i);
+    const taken = shownBoard && shownBoard[i] !== "-";
+    announce(taken ? `${sq}: the square is taken.` : `${sq}: no discs to flip.`);
+    return;
+  }
   unlockAudio();
   sendGame({ type: "move", game, square: nameOf(i), version: state.version, rid: ++rid });
 }
@@ -619,14 +956,30 @@ function leaveOnline() {
   return true;
 }
 
-function newLocal(boardStr) {
-  if (!leaveOnline()) return;
-  const mode = boardStr ? (params.get("mode") || "two_players") : currentMode();
+function closeLocal() {
+  if (state && kind === "local" && game) toWorker({ type: "local_close", game });
+}
+
+// Before another game: leaves the online game or hosted room shown, asking first when that loses
+// a game (an online game is resigned, a hosted room left).
+function leaveCurrent() {
+  if (kind === "hosted" && game) {
+    if (seatedInGame() && !window.confirm("Leaving the room now abandons your game: you lose it. Leave the room?")) return false;
+    send({ type: "leave", room: game, rid: ++rid });
+    $("room-panel").hidden = true;
+    return true;
+  }
+  return leaveOnline();
+}
+
+function newLocal(boardStr, modeOverride) {
+  if (!leaveCurrent()) return;
+  const mode = boardStr ? (params.get("mode") || "two_players") : (modeOverride || currentMode());
   const m = { type: "local_new", mode: mode === "computer" ? "computer" : "two_players", time: timeSpec(), rid: ++rid };
   if (m.mode === "computer") { m.color = $("color").value; m.level = $("level").value; }
   if (boardStr) m.board = boardStr;
   if (state && kind === "local" && state.status === "playing") toWorker({ type: "local_close", game });
-  if (kind === "hosted" && game) send({ type: "leave", room: game });
+  hideResult();
   expectLocal = true;
   toWorker(m);
 }
@@ -640,9 +993,24 @@ function selectMode(mode) {
   document.querySelectorAll(".computer-only").forEach((e) => { e.hidden = modeShown !== "computer"; });
 }
 
+// Switching mode during a game asks first, then really leaves it: an online game is resigned, a
+// hosted room left, a local game closed; the start choice comes back.
 document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener("change", () => {
-  if (modeShown === "online" && currentMode() !== "online" && inOnlineGame()) {
-    if (!leaveOnline()) { selectMode("online"); return; }
+  const to = currentMode();
+  const back = modeShown;
+  if (kind === "hosted" && game && to !== "online") {
+    const warn = seatedInGame() ? "Leaving the room now abandons your game: you lose it. Leave the room?" : "Leave the room?";
+    if (!window.confirm(warn)) { selectMode(back); return; }
+    send({ type: "leave", room: game, rid: ++rid });
+    forget();
+  } else if (modeShown === "online" && to !== "online" && inOnlineGame()) {
+    if (!leaveOnline()) { selectMode(back); return; }
+    forget();
+  } else if (kind === "local" && state && state.status === "playing" && to !== state.mode) {
+    if (!window.confirm("Leave the game in progress? It will be lost.")) { selectMode(back); return; }
+    closeLocal();
+    store.local = null;
+    forget();
   }
   selectMode(null);
   if (currentMode() === "online") connect();
@@ -657,22 +1025,38 @@ $("time").onchange = drawTimeFields;
 drawTimeFields();
 
 $("new").onclick = () => newLocal(null);
+$("hint").onclick = askHints;
+$("again").onclick = playAgain;
+$("rematch").onclick = () => { if (kind === "online" && game) send({ type: "rematch", room: game, rid: ++rid }); };
+$("result-close").onclick = () => { hideResult(); board.querySelector('[tabindex="0"]').focus(); };
+$("result").addEventListener("keydown", (e) => { if (e.key === "Escape") $("result-close").click(); });
+$("start-computer").onclick = () => { selectMode("computer"); newLocal(null, "computer"); };
+$("start-two").onclick = () => { selectMode("two_players"); newLocal(null, "two_players"); };
+$("start-online").onclick = () => {
+  selectMode("online");
+  connect();
+  $("setup-box").open = true;
+  $("queue").focus();
+};
 $("undo").onclick = () => { if (state && kind === "local") toWorker({ type: "undo", game, version: state.version, rid: ++rid }); };
 $("resign").onclick = () => {
   if (!state || state.status !== "playing") return;
-  if (kind !== "local" && !window.confirm("Resign this game?")) return;
+  if (!window.confirm("Resign this game?")) return;
   sendGame({ type: "resign", game, rid: ++rid });
 };
 $("show").onchange = () => { localStorage.setItem("reversi.show", $("show").checked ? "1" : "0"); if (state) draw(state, null); };
 $("show").checked = localStorage.getItem("reversi.show") !== "0";
 
-$("queue").onclick = () => { if (leaveOnline()) send({ type: "queue", rid: ++rid }); };
+$("queue").onclick = () => { if (leaveCurrent()) send({ type: "queue", rid: ++rid }); };
 $("cancel").onclick = () => send({ type: "cancel_queue", rid: ++rid });
-$("invite").onclick = () => { if (leaveOnline()) send({ type: "invite_create", rid: ++rid }); };
+$("invite").onclick = () => { if (leaveCurrent()) send({ type: "invite_create", rid: ++rid }); };
 $("invite-cancel").onclick = () => send({ type: "invite_cancel", rid: ++rid });
 $("join").onclick = () => {
-  const code = $("code").value.trim();
-  if (code && leaveOnline()) send({ type: "invite_join", code, rid: ++rid });
+  const code = codeOf($("code").value);
+  if (!code) { info("Type an invite code or a room id first."); return; }
+  if (isRoomId(code)) { joinRoom(code); return; }
+  if (/^H/i.test(code) && code.length > 6) { info(`"${code}" is not a room id: a room id is H followed by 12 letters and digits.`); return; }
+  if (leaveCurrent()) send({ type: "invite_join", code, rid: ++rid });
 };
 $("copy").onclick = async () => {
   const link = $("invite-link").value;
@@ -685,18 +1069,53 @@ $("copy").onclick = async () => {
   info("Invite link copied.");
 };
 $("room").onclick = () => {
-  if (!leaveOnline()) return;
-  pendingRoom = { level: $("bot-level").value, color: $("room-color").value };
-  send({ type: "room_create", action_secs: 30, rid: ++rid });
+  if (!leaveCurrent()) return;
+  closeLocal();
+  const secs = +$("room-secs").value;
+  pendingRoom = { level: $("bot-level").value, color: $("room-color").value, secs };
+  send({ type: "room_create", action_secs: secs, rid: ++rid });
 };
-$("room-start").onclick = () => send({ type: "start", room: game });
-$("room-pause").onclick = () => send({ type: "pause", room: game });
-$("room-resume").onclick = () => send({ type: "resume", room: game });
-$("room-end").onclick = () => send({ type: "end", room: game });
+$("room-copy").onclick = async () => {
+  const link = $("room-link").value;
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch (_) {
+    $("room-link").select();
+    document.execCommand("copy");
+  }
+  info("Room link copied: whoever opens it joins the room.");
+};
+$("sit-black").onclick = () => roomSend("sit", { seat: 0 });
+$("sit-white").onclick = () => roomSend("sit", { seat: 1 });
+$("stand").onclick = () => {
+  if (seatedInGame() && !window.confirm("Standing up now abandons your game: you lose it. Stand up?")) return;
+  roomSend("stand");
+};
+$("reserve").onclick = () => roomSend("reserve");
+$("room-start").onclick = () => roomSend("start");
+$("room-pause").onclick = () => roomSend("pause");
+$("room-resume").onclick = () => roomSend("resume");
+$("room-end").onclick = () => roomSend("end");
+$("bot-add").onclick = () => {
+  const seats = (state && state.seats) || [];
+  const white = seats[1] && seats[1].kind === "empty";
+  roomSend("add_bot", { seat: white ? 1 : 0, level: $("room-bot-level").value });
+};
+$("bot-level-set").onclick = () => {
+  const seat = ((state && state.seats) || []).findIndex((x) => x.kind === "bot");
+  if (seat < 0) return;
+  roomSend("remove_bot");
+  roomSend("add_bot", { seat, level: $("room-bot-level").value });
+};
+$("room-bot-level").onchange = () => { if (state) drawRoom(state); };
+$("bot-remove").onclick = () => roomSend("remove_bot");
 $("room-leave").onclick = () => {
-  send({ type: "leave", room: game });
-  store.view = null; game = null; state = null; kind = null;
-  document.querySelectorAll(".hosted-only").forEach((e) => { e.hidden = true; });
+  if (!game) return;
+  const warn = seatedInGame() ? "Leaving now abandons your game: you lose it. Leave the room?" : "Leave the room?";
+  if (!window.confirm(warn)) return;
+  send({ type: "leave", room: game, rid: ++rid });
+  forget();
+  info("You left the room.");
 };
 
 // Start: come back to the game shown before a refresh. An online game (or an invite link) opens
@@ -722,5 +1141,6 @@ if (store.view && store.view !== "local") {
   toWorker({ type: "local_load", data: savedLocal, rid: ++rid });
 } else {
   selectMode(null);
+  showStart();
 }
 setInterval(() => { if (ws && ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);

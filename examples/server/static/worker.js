@@ -7,6 +7,8 @@
 // Worker → page: the server's messages of local games (`local_started`, `state`, `local_closed`,
 // `error`), `{"type":"saved","data":…}` after every change (for localStorage), and
 // `{"type":"ready"}` once the engine is loaded. See PROTOCOL.md.
+// Hints: `{"type":"hints","board":"<board string>","rid":…}` is answered
+// `{"type":"hints","rid":…,"moves":[{"square","score","exact"},…]}` (best first) or an `error`.
 import { loadEngine } from "./engine.js";
 
 // The least time between the person's move and the computer's search, so that the person sees
@@ -63,6 +65,22 @@ function run(request, pageMsg) {
   }
 }
 
+// Scores every legal move of a position for the side to move (the module's `hints` request).
+function hints(m) {
+  let answer;
+  try {
+    answer = engine.call({ type: "hints", board: String(m.board) });
+  } catch (e) {
+    refuse(m, "engine_failed", `the engine failed: ${e && e.message ? e.message : e}`);
+    return;
+  }
+  if (!answer || answer.type !== "hints") {
+    refuse(m, (answer && answer.code) || "engine_failed", (answer && answer.message) || "no hints");
+    return;
+  }
+  post({ type: "hints", rid: m.rid, board: m.board, moves: answer.moves });
+}
+
 function onPageMessage(m) {
   if (failed) { refuse(m, "engine_unavailable", failed); return; }
   if (!engine) { pending.push(m); return; }
@@ -70,6 +88,7 @@ function onPageMessage(m) {
     refuse(m, "bad_request", "a message is an object with a type");
     return;
   }
+  if (m.type === "hints") { hints(m); return; }
   if (m.type === "local_load") run({ type: "local_load", data: m.data }, m);
   else run({ type: "local", msg: m }, m);
 }

@@ -371,6 +371,10 @@ fn every_client_message() -> Vec<ClientMsg> {
             rid: None,
             room: room(),
         },
+        ClientMsg::Rematch {
+            rid: None,
+            room: room(),
+        },
         ClientMsg::Leave {
             rid: None,
             room: room(),

@@ -13,7 +13,9 @@
 //! assert_eq!(answer, r#"{"count":56,"depth":3,"type":"perft"}"#);
 //! ```
 
-use reversi_ai::{SolveOptions, Solver};
+use std::sync::atomic::AtomicBool;
+
+use reversi_ai::{hints, Limits, Scoring, SolveOptions, Solver};
 use reversi_core::perft::{perft, Convention};
 use reversi_core::Position;
 use serde_json::{json, Value};
@@ -29,6 +31,8 @@ enum Request {
     Perft { depth: u32, board: Option<String> },
     /// The exact score (WOF convention) and a best move of `board`.
     Solve { board: String },
+    /// Every legal move of `board` scored for the side to move, best first.
+    Hints { board: String },
 }
 
 impl Request {
@@ -47,13 +51,23 @@ impl Request {
                     board: f.req("board")?,
                 })
             }
+            Some("hints") => {
+                let f = local::Fields::new(v, &["type", "board"])?;
+                Ok(Request::Hints {
+                    board: f.req("board")?,
+                })
+            }
             Some(other) => Err(format!(
-                "unknown request type {other:?}, expected perft, solve, local, local_load, local_tick or local_think"
+                "unknown request type {other:?}, expected perft, solve, hints, local, local_load, local_tick or local_think"
             )),
             None => Err("the request has no string `type`".to_string()),
         }
     }
 }
+
+/// The search nodes a `hints` request may spend: a fraction of a second in a browser, and the
+/// same scores on every run (a node limit, not a time limit).
+pub const HINT_NODES: u64 = 300_000;
 
 /// The deepest perft a request may ask for: deeper counts take minutes in a browser.
 pub const MAX_PERFT_DEPTH: u32 = 12;
@@ -61,7 +75,10 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// Answers one JSON request with one JSON answer.
 ///
 /// Requests: `{"type":"perft","depth":D}` (optionally `"board":"<board string>"`), `{"type":"solve",
-/// "board":"<board string>"}`, and the local games' `local`, `local_load`, `local_tick` and
+/// "board":"<board string>"}`, `{"type":"hints","board":"<board string>"}` (every legal move
+/// scored for the side to move, best first: `{"type":"hints","moves":[{"square":"d3","score":0,
+/// "exact":false},..]}`; an exact score is the final disc difference with perfect play, any
+/// other is the engine's evaluation, whose unit is not discs), and the local games' `local`, `local_load`, `local_tick` and
 /// `local_think` (the contract between the page's worker and the module; they answer
 /// `{"type":"local",...}`, errors included). Any other request that cannot be read or carried
 /// out is answered `{"type":"error","code":..,"message":..}`, never with a panic.
@@ -71,6 +88,10 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// ```
 /// let bad = reversi_web::call(r#"{"type":"perft","depth":99}"#);
 /// assert!(bad.contains(r#""code":"bad_request""#));
+///
+/// let start = "---------------------------OX------XO--------------------------- X";
+/// let hints = reversi_web::call(&format!(r#"{{"type":"hints","board":"{start}"}}"#));
+/// assert!(hints.starts_with(r#"{"moves":[{"#), "{hints}");
 /// ```
 #[must_use]
 pub fn call(request: &str) -> String {
@@ -123,5 +144,73 @@ fn answer(request: &Value) -> Result<String, (&'static str, String)> {
                     .to_string(),
             )
         }
+        Request::Hints { board } => {
+            let p = position(Some(&board))?;
+            let list = hints(
+                &p,
+                &Limits::nodes(HINT_NODES),
+                Scoring::DiscDifference,
+                &AtomicBool::new(false),
+            )
+            .map_err(|e| ("game_over", e.to_string()))?;
+            let moves: Vec<_> = list
+                .iter()
+                .filter_map(|h| {
+                    let sq = h.mv.square()?;
+                    Some(json!({"square": sq.to_string(), "score": h.score, "exact": h.exact}))
+                })
+                .collect();
+            Ok(json!({"type": "hints", "moves": moves}).to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::call;
+    use serde_json::Value;
+
+    fn hints(board: &str) -> Value {
+        let a = call(&serde_json::json!({"type": "hints", "board": board}).to_string());
+        serde_json::from_str(&a).expect("JSON")
+    }
+
+    #[test]
+    fn hints_rank_every_legal_move_best_first() {
+        let h = hints("---------------------------OX------XO--------------------------- X");
+        assert_eq!(h["type"], "hints", "{h}");
+        let moves = h["moves"].as_array().expect("moves");
+        let mut squares: Vec<&str> = moves
+            .iter()
+            .map(|m| m["square"].as_str().unwrap())
+            .collect();
+        squares.sort_unstable();
+        assert_eq!(squares, ["c4", "d3", "e6", "f5"]);
+        let scores: Vec<i64> = moves.iter().map(|m| m["score"].as_i64().unwrap()).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        assert!(moves.iter().all(|m| m["exact"] == false));
+    }
+
+    #[test]
+    fn hints_near_the_end_are_exact_disc_differences() {
+        // Few empties: the scores are exact final disc differences.
+        let board = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X";
+        let h = hints(board);
+        let moves = h["moves"].as_array().expect("moves");
+        assert!(!moves.is_empty());
+        assert!(moves.iter().all(|m| m["exact"] == true), "{h}");
+        assert!(moves
+            .iter()
+            .all(|m| m["score"].as_i64().unwrap().abs() <= 64));
+    }
+
+    #[test]
+    fn hints_refuse_a_bad_board_and_a_finished_game() {
+        let bad = hints("not a board");
+        assert_eq!(bad["code"], "bad_board", "{bad}");
+        let full = format!("{} X", "X".repeat(64));
+        assert_eq!(hints(&full)["code"], "game_over");
+        let missing = call(r#"{"type":"hints"}"#);
+        assert!(missing.contains("bad_request"), "{missing}");
     }
 }

@@ -115,6 +115,19 @@ pub enum ServerMsg {
         #[serde(default)]
         rid: Option<Value>,
     },
+    /// Your rematch offer after the online game `room` went to the opponent.
+    RematchWaiting {
+        /// The finished game's room id.
+        room: String,
+        /// The `rid` of the request.
+        #[serde(default)]
+        rid: Option<Value>,
+    },
+    /// The opponent of the online game `room` offers a rematch: `rematch` with that room accepts.
+    RematchOffered {
+        /// The finished game's room id.
+        room: String,
+    },
 }
 
 /// The rate limit stated in `welcome`.
@@ -216,6 +229,9 @@ pub struct State {
     /// Rooms: how many games were started.
     #[serde(default)]
     pub game_no: Option<u64>,
+    /// Rooms: the time per action, in milliseconds.
+    #[serde(default)]
+    pub action_limit_ms: Option<u64>,
     /// Rooms: when the seat to act loses on time (wall-clock milliseconds).
     #[serde(default)]
     pub deadline: Option<u64>,
