@@ -26,8 +26,11 @@ mod db;
 mod hub;
 mod online;
 pub mod protocol;
+mod records;
 mod view;
 
+#[cfg(test)]
+mod contract_tests;
 #[cfg(test)]
 mod tests;
 
@@ -110,12 +113,16 @@ impl Server {
     ///
     /// # Errors
     ///
-    /// When the database cannot be opened.
+    /// When the database cannot be opened or migrated, or holds a record this server cannot
+    /// read (the message names it): nothing is dropped, the server does not start.
     pub async fn start(cfg: Config, listener: TcpListener) -> Result<Server, String> {
-        let (db, loaded) = db::Db::open(&cfg.db_path)
-            .map_err(|e| format!("cannot open the database {}: {e}", cfg.db_path.display()))?;
-        let online = online::Online::restore(&cfg, &loaded);
-        let hub = Arc::new(Hub::new(cfg, db, online));
+        let fail = |e: &dyn std::fmt::Display| {
+            format!("cannot use the database {}: {e}", cfg.db_path.display())
+        };
+        let (db, loaded) = db::Db::open(&cfg.db_path).map_err(|e| fail(&e))?;
+        let reader = db::Reader::open(&cfg.db_path).map_err(|e| fail(&e))?;
+        let online = online::Online::restore(&cfg, &loaded).map_err(|e| fail(&e))?;
+        let hub = Arc::new(Hub::new(cfg, db, reader, online));
         hub.online.start(&hub);
         let addr = listener
             .local_addr()

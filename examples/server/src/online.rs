@@ -7,7 +7,7 @@
 //!
 //! Persistence: the lobby holds every online room, so rewriting it whole after each command would
 //! cost as much as all the rooms together. Instead every accepted lobby command is appended to a
-//! log (with its `now`), each affected room's state is saved, and the whole lobby is snapshotted
+//! log (with its `now`), and the whole lobby is snapshotted
 //! now and then; restoring replays the log on the last snapshot, through the same code as the
 //! live commands. The lobby draws tokens, codes and colours from its own generator, seeded from
 //! the operating system's entropy when the lobby is new and saved with it in every snapshot (a
@@ -23,15 +23,16 @@ use rand::{Rng, RngExt};
 use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
-    self, Bot, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings,
-    Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId, RoomSettings, Token,
+    self, Bot, CloseReason, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind,
+    LobbySettings, Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId,
+    RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::db::{Db, GameRecord, Loaded, Write};
+use crate::db::{Db, GameRecord, Loaded, StoreError, Write};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{color_name, ClientMsg, Refusal};
 use crate::view::{board_json, clock_json};
@@ -189,47 +190,54 @@ struct State {
     seq: u64,
     hosted: BTreeMap<String, Room<ReversiGame>>,
     durations: Durations,
+    /// Guests' tokens to (re)write to the guests table at start.
+    guest_tokens: Vec<(String, u64)>,
+    /// The highest online room number ever used.
+    max_room: u64,
 }
 
 impl Online {
     /// Rebuilds the lobby from its snapshot and log, and the hosted rooms from their rows.
-    pub fn restore(cfg: &Config, loaded: &Loaded) -> Online {
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unreadable`] naming the first record that cannot be read (the snapshot, a
+    /// log entry, a hosted room): the server does not start rather than drop a live game.
+    pub fn restore(cfg: &Config, loaded: &Loaded) -> Result<Online, StoreError> {
         let d = cfg.online.clone();
+        let unreadable = |what: String, e: &dyn std::fmt::Display| StoreError::Unreadable {
+            what,
+            cause: e.to_string(),
+        };
         let mut new_lobby = false;
-        let mut lobby = loaded
-            .snapshot
-            .as_ref()
-            .and_then(
-                |(_, s)| match serde_json::from_str::<Lobby<ReversiGame>>(s) {
-                    Ok(l) => Some(l),
-                    Err(e) => {
-                        tracing::error!(error = %e, "could not read the lobby snapshot");
-                        None
-                    }
-                },
-            )
-            .unwrap_or_else(|| {
+        let mut lobby = match &loaded.snapshot {
+            Some((_, s)) => serde_json::from_str::<Lobby<ReversiGame>>(s)
+                .map_err(|e| unreadable("the lobby snapshot".into(), &e))?,
+            None => {
                 new_lobby = true;
                 // 256 bits from the OS-seeded generator: tokens must not be guessable.
                 let mut seed = [0u8; 32];
                 rand::rng().fill_bytes(&mut seed);
                 Lobby::with_settings(d.lobby, [(KIND.to_owned(), ReversiGame::new())], seed)
-            });
+            }
+        };
         let mut seq = loaded.snapshot.as_ref().map_or(0, |(s, _)| *s);
         let mut replayed = 0;
+        let mut new_guests = Vec::new();
         for (s, at, op) in &loaded.log {
             if *s <= seq {
                 continue;
             }
-            match serde_json::from_str::<LobbyOp>(op) {
-                Ok(op) => {
-                    if let Err(e) = apply_op(&mut lobby, Millis(*at), &op) {
-                        tracing::warn!(seq = s, error = %e, "a logged command was refused on replay");
-                    }
-                    replayed += 1;
+            let op = serde_json::from_str::<LobbyOp>(op)
+                .map_err(|e| unreadable(format!("the lobby log entry {s}"), &e))?;
+            match apply_op(&mut lobby, Millis(*at), &op) {
+                Ok(OpOut::Guest(p, t)) => new_guests.push((p, t, *at)),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(seq = s, error = %e, "a logged command was refused on replay")
                 }
-                Err(e) => tracing::error!(seq = s, error = %e, "unreadable log entry"),
             }
+            replayed += 1;
             seq = *s;
         }
         while lobby.poll_event().is_some() {}
@@ -237,17 +245,52 @@ impl Online {
             tracing::info!(replayed, "replayed the lobby log");
         }
         let mut hosted = BTreeMap::new();
-        for row in loaded.live.iter().filter(|r| r.kind == "hosted") {
-            match serde_json::from_str::<Room<ReversiGame>>(&row.state) {
-                Ok(mut r) => {
+        for row in &loaded.live {
+            match row.kind.as_str() {
+                "hosted" => {
+                    let mut r = serde_json::from_str::<Room<ReversiGame>>(&row.state)
+                        .map_err(|e| unreadable(format!("the hosted room {:?}", row.id), &e))?;
                     while r.poll_event().is_some() {}
                     hosted.insert(row.id.clone(), r);
                 }
-                Err(e) => tracing::error!(room = %row.id, error = %e, "could not restore"),
+                // The lobby's snapshot and log hold the online rooms; their rows are copies.
+                "online_room" => {}
+                other => {
+                    return Err(unreadable(
+                        format!("the live row {:?}", row.id),
+                        &format!("unknown kind {other:?}"),
+                    ))
+                }
             }
         }
+        let mut guest_tokens = Vec::new();
+        if loaded.from_version < 2 {
+            // Store version 1 kept the tokens only in the lobby: copy them to the guests table.
+            let v = serde_json::to_value(&lobby).unwrap_or(Value::Null);
+            if let Some(guests) = v.get("guests").and_then(Value::as_object) {
+                for (id, g) in guests {
+                    if let (Ok(p), Some(t)) =
+                        (id.parse::<u64>(), g.get("token").and_then(Value::as_str))
+                    {
+                        guest_tokens.push((t.to_owned(), p));
+                    }
+                }
+            }
+        } else {
+            guest_tokens.extend(
+                new_guests
+                    .into_iter()
+                    .map(|(p, t, _)| (t.as_str().to_owned(), p.0)),
+            );
+        }
+        let max_room = lobby
+            .rooms()
+            .map(|(r, _)| r.0)
+            .max()
+            .unwrap_or(0)
+            .max(loaded.max_online_room);
         let (tx, rx) = mpsc::channel(4096);
-        Online {
+        Ok(Online {
             tx,
             init: std::sync::Mutex::new(Some((
                 State {
@@ -256,10 +299,12 @@ impl Online {
                     seq,
                     hosted,
                     durations: d,
+                    guest_tokens,
+                    max_room,
                 },
                 rx,
             ))),
-        }
+        })
     }
 
     /// Starts the online task.
@@ -283,9 +328,20 @@ impl Online {
             room_kinds: HashMap::new(),
             thinking: HashSet::new(),
             game_seats: HashMap::new(),
+            max_room: state.max_room,
             me: self.tx.clone(),
             outbox,
         };
+        if !state.guest_tokens.is_empty() {
+            let at = wall_now().0;
+            let writes = state
+                .guest_tokens
+                .into_iter()
+                .map(|(token, player)| Write::Guest { token, player, at })
+                .collect();
+            let ack = actor.db.submit(writes);
+            let _ = actor.outbox.send((Some(ack), Vec::new()));
+        }
         if state.new_lobby {
             // Its generator's seed must be saved before the first logged command draws from it.
             actor.snapshot_at_once();
@@ -351,6 +407,8 @@ struct Actor {
     room_kinds: HashMap<RoomId, &'static str>,
     thinking: HashSet<(String, u64)>,
     game_seats: HashMap<String, Vec<Occupant>>,
+    /// The highest online room number used: a lower one that is not live is over.
+    max_room: u64,
     me: mpsc::Sender<OnlineCmd>,
     outbox: mpsc::UnboundedSender<Delivery>,
 }
@@ -362,6 +420,23 @@ struct Step {
     msgs: Vec<(Out, Utf8Bytes)>,
     dirty_online: Vec<RoomId>,
     dirty_hosted: Vec<String>,
+    /// The connection whose request this step answers, and the request's `rid`: every message
+    /// the step sends to that connection echoes it.
+    req: Option<(u64, Value)>,
+}
+
+impl Step {
+    /// The text of `v` for connection `conn`: with the request's `rid` when `conn` sent it.
+    fn text_for(&self, conn: u64, v: &Value) -> Utf8Bytes {
+        match &self.req {
+            Some((c, rid)) if *c == conn => {
+                let mut v = v.clone();
+                v["rid"] = rid.clone();
+                Utf8Bytes::from(v.to_string())
+            }
+            _ => Utf8Bytes::from(v.to_string()),
+        }
+    }
 }
 
 fn online_id(r: RoomId) -> String {
@@ -481,20 +556,52 @@ impl Actor {
     }
 
     fn to_player(&self, p: PlayerId, v: &Value, step: &mut Step) {
-        if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
-            step.msgs
-                .push((c.out.clone(), Utf8Bytes::from(v.to_string())));
+        let Some(&id) = self.player_conn.get(&p) else {
+            return;
+        };
+        if let Some(c) = self.conns.get(&id) {
+            let text = step.text_for(id, v);
+            step.msgs.push((c.out.clone(), text));
         }
     }
 
+    /// A direct answer to the request the step handles (it echoes the request's `rid`).
     fn reply(out: &Out, v: &Value, step: &mut Step) {
-        step.msgs
-            .push((out.clone(), Utf8Bytes::from(v.to_string())));
+        let text = match &step.req {
+            Some((_, rid)) => {
+                let mut v = v.clone();
+                v["rid"] = rid.clone();
+                Utf8Bytes::from(v.to_string())
+            }
+            None => Utf8Bytes::from(v.to_string()),
+        };
+        step.msgs.push((out.clone(), text));
+    }
+
+    /// Sends a room's state to its connected members (the requester's copy echoes its `rid`).
+    fn fan_out(&self, room: &Room<ReversiGame>, state: &Value, step: &mut Step) {
+        let text = Utf8Bytes::from(state.to_string());
+        for (p, m) in room.members() {
+            if !m.connected() {
+                continue;
+            }
+            let Some(&id) = self.player_conn.get(&p) else {
+                continue;
+            };
+            if let Some(c) = self.conns.get(&id) {
+                let t = match &step.req {
+                    Some((rc, _)) if *rc == id => step.text_for(id, state),
+                    _ => text.clone(),
+                };
+                step.msgs.push((c.out.clone(), t));
+            }
+        }
     }
 
     fn refuse(out: &Out, r: &Refusal, kind: &str, rid: Option<&Value>, step: &mut Step) {
         tracing::debug!(code = %r.code, request = kind, "refused");
-        Self::reply(out, &r.to_json(Some(kind), rid), step);
+        let text = Utf8Bytes::from(r.to_json(Some(kind), rid).to_string());
+        step.msgs.push((out.clone(), text));
     }
 
     /// The connection's guest, created on first use.
@@ -505,6 +612,11 @@ impl Actor {
         let Ok(OpOut::Guest(p, token)) = self.lobby_op(now, LobbyOp::AddGuest, step) else {
             unreachable!("adding a guest always works")
         };
+        step.writes.push(Write::Guest {
+            token: token.as_str().to_owned(),
+            player: p.0,
+            at: now.0,
+        });
         self.bind(conn, p);
         Self::reply(
             out,
@@ -532,6 +644,7 @@ impl Actor {
                 });
                 let kind = msg.kind();
                 let rid = msg.rid().cloned();
+                step.req = rid.clone().map(|r| (conn, r));
                 match self.client(now, conn, &out, msg, &mut step) {
                     Ok(()) => {
                         tracing::info!(conn, player = ?self.player_of(conn).map(|p| p.0), command = kind, "accepted");
@@ -579,6 +692,46 @@ impl Actor {
         self.finish(now, step);
     }
 
+    /// Whether an online room's game is over: the room is closed, or it is gone (a number the
+    /// lobby used, no longer live).
+    fn online_over(&self, r: RoomId) -> bool {
+        match self.lobby.room(r) {
+            Some(room) => room.closed().is_some() || (!room.in_game() && room.result().is_some()),
+            None => r.0 >= 1 && r.0 <= self.max_room,
+        }
+    }
+
+    /// The refusal of a move or a resignation in online room `rid`: `game_over` when the game
+    /// is over (a move that arrives after the deadline finds it lost on time), the room's error
+    /// otherwise.
+    fn online_refusal(&self, rid: RoomId, game: &str, e: &RoomError) -> Refusal {
+        let over = self.online_over(rid)
+            && matches!(
+                e,
+                RoomError::NoGameInProgress
+                    | RoomError::NotInRoom { .. }
+                    | RoomError::NotSeated { .. }
+                    | RoomError::RoomClosed
+            );
+        if over {
+            game_over(game)
+        } else {
+            room_refusal(e)
+        }
+    }
+
+    /// Refuses a command naming an online room the player is not playing in now (the lobby
+    /// applies moves and resignations to the player's current room).
+    fn in_online_room(&self, p: PlayerId, rid: RoomId, game: &str) -> Result<(), Refusal> {
+        if self.lobby.room_of(p) == Some(rid) {
+            Ok(())
+        } else if self.online_over(rid) {
+            Err(game_over(game))
+        } else {
+            Err(room_refusal(&RoomError::NotInRoom { player: p }))
+        }
+    }
+
     fn hosted_room(&mut self, id: &str) -> Result<&mut Room<ReversiGame>, Refusal> {
         self.hosted
             .get_mut(id)
@@ -610,7 +763,6 @@ impl Actor {
         msg: ClientMsg,
         step: &mut Step,
     ) -> Result<(), Refusal> {
-        let rid = msg.rid().cloned();
         match msg {
             ClientMsg::Queue { .. } => {
                 let p = self.guest(now, conn, out, step);
@@ -675,7 +827,7 @@ impl Actor {
                 self.bind(conn, p);
                 Self::reply(
                     out,
-                    &json!({"type": "guest", "player": p.0, "token": token.as_str(), "rid": rid}),
+                    &json!({"type": "guest", "player": p.0, "token": token.as_str()}),
                     step,
                 );
                 if let Some(room) = self.lobby.room_of(p) {
@@ -703,7 +855,8 @@ impl Actor {
                 ..
             } => {
                 let p = self.guest(now, conn, out, step);
-                if parse_online_id(&game).is_some() {
+                if let Some(rid) = parse_online_id(&game) {
+                    self.in_online_room(p, rid, &game)?;
                     self.lobby_op(
                         now,
                         LobbyOp::Act {
@@ -713,9 +866,12 @@ impl Actor {
                         },
                         step,
                     )
-                    .map_err(|e| room_refusal(&e))?;
+                    .map_err(|e| self.online_refusal(rid, &game, &e))?;
                 } else {
                     let room = self.hosted_room(&game)?;
+                    if !room.in_game() && room.result().is_some() {
+                        return Err(game_over(&game));
+                    }
                     let seat = room
                         .seat_of(p)
                         .ok_or_else(|| room_refusal(&RoomError::NotSeated { player: p }))?;
@@ -741,10 +897,15 @@ impl Actor {
             }
             ClientMsg::Resign { game, .. } => {
                 let p = self.guest(now, conn, out, step);
-                if parse_online_id(&game).is_some() {
+                if let Some(rid) = parse_online_id(&game) {
+                    self.in_online_room(p, rid, &game)?;
                     self.lobby_op(now, LobbyOp::Resign { player: p }, step)
-                        .map_err(|e| room_refusal(&e))?;
+                        .map_err(|e| self.online_refusal(rid, &game, &e))?;
                 } else {
+                    let room = self.hosted_room(&game)?;
+                    if !room.in_game() && room.result().is_some() {
+                        return Err(game_over(&game));
+                    }
                     self.room_cmd(now, conn, out, &game, RoomCommand::Resign, step)?;
                 }
             }
@@ -759,8 +920,13 @@ impl Actor {
                         .get(&game)
                         .map(|room| room_json("hosted", &game, room, now)),
                 };
-                let mut s = state.ok_or_else(|| crate::hub::no_such_game(&game))?;
-                s["rid"] = rid.unwrap_or(Value::Null);
+                let s = match state {
+                    Some(s) => s,
+                    None if parse_online_id(&game).is_some_and(|r| self.online_over(r)) => {
+                        return Err(game_over(&game))
+                    }
+                    None => return Err(crate::hub::no_such_game(&game)),
+                };
                 Self::reply(out, &s, step);
             }
             ClientMsg::RoomCreate { action_secs, .. } => {
@@ -775,11 +941,7 @@ impl Actor {
                 let room = Room::hosted(now, p, settings, ReversiGame::new());
                 self.hosted.insert(id.clone(), room);
                 step.dirty_hosted.push(id.clone());
-                Self::reply(
-                    out,
-                    &json!({"type": "room_created", "room": id, "rid": rid}),
-                    step,
-                );
+                Self::reply(out, &json!({"type": "room_created", "room": id}), step);
             }
             ClientMsg::RoomJoin { room, .. } => {
                 self.room_cmd(now, conn, out, &room, RoomCommand::Join, step)?
@@ -834,7 +996,8 @@ impl Actor {
                     self.room_cmd(now, conn, out, &room, RoomCommand::Leave, step)?
                 }
             }
-            ClientMsg::Ping { .. } => {}
+            // Answered by the connection (reads of the database, not commands).
+            ClientMsg::Ping { .. } | ClientMsg::Record { .. } | ClientMsg::Games { .. } => {}
         }
         Ok(())
     }
@@ -876,14 +1039,7 @@ impl Actor {
                 log_end(id, &result);
             }
             let state = room_json("hosted", id, room, now);
-            let text = Utf8Bytes::from(state.to_string());
-            for (p, m) in room.members() {
-                if m.connected() {
-                    if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
-                        step.msgs.push((c.out.clone(), text.clone()));
-                    }
-                }
-            }
+            self.fan_out(room, &state, &mut step);
             if closed {
                 self.hosted.remove(id);
                 self.game_seats.remove(id);
@@ -908,23 +1064,10 @@ impl Actor {
             };
             let id = online_id(rid);
             let state = room_json("online", &id, room, now);
-            let text = Utf8Bytes::from(state.to_string());
-            for (p, m) in room.members() {
-                if m.connected() {
-                    if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
-                        step.msgs.push((c.out.clone(), text.clone()));
-                    }
-                }
-            }
+            self.fan_out(room, &state, &mut step);
+            // The lobby's log and snapshot hold the online rooms: nothing more to save.
             if room.closed().is_some() {
                 closed_rooms.push(rid);
-            } else {
-                step.writes.push(Write::Save {
-                    id,
-                    kind: "online_room",
-                    state: serde_json::to_string(room).expect("a room serialises"),
-                    at: now.0,
-                });
             }
         }
         for rid in closed_rooms {
@@ -990,6 +1133,7 @@ impl Actor {
                 }
                 self.room_kinds
                     .insert(room, if invite.is_some() { "invite" } else { "random" });
+                self.max_room = self.max_room.max(room.0);
                 for (seat, p) in seats.iter().enumerate() {
                     let v = json!({"type": "matched", "room": online_id(room), "seat": seat, "color": color_name(seat_color(seat))});
                     self.to_player(*p, &v, step);
@@ -1061,6 +1205,15 @@ impl Actor {
     }
 }
 
+/// The refusal of a command in a game that is over.
+fn game_over(game: &str) -> Refusal {
+    let shown: String = game.chars().take(40).collect();
+    Refusal::new(
+        "game_over",
+        format!("the game {shown} is over: read its result with `record` and your token"),
+    )
+}
+
 fn log_end(id: &str, result: &room::GameResult) {
     tracing::info!(
         room = %id,
@@ -1085,11 +1238,20 @@ fn reason_json(reason: &EndReason) -> Value {
     serde_json::to_value(reason).unwrap_or(Value::Null)
 }
 
+/// The wire name of an end reason: the room crate's snake-case name, except `resignation` (the
+/// name local games use too) for the room crate's `resigned`.
 fn reason_name(reason: &EndReason) -> String {
-    reason_json(reason)["reason"]
-        .as_str()
-        .unwrap_or("unknown")
-        .to_owned()
+    match reason_json(reason)["reason"].as_str().unwrap_or("unknown") {
+        "resigned" => "resignation".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// A game's moves as the games table keeps them: squares, and `pass` for each pass (the name the
+/// protocol's history uses).
+pub fn transcript(game: &reversi::core::Game) -> String {
+    // Squares are written in lower case: an upper-case `PS` can only be a pass.
+    game.transcript_with_passes().replace("PS", "pass")
 }
 
 fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameResult) -> GameRecord {
@@ -1103,7 +1265,7 @@ fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameRes
         black: occupant_name(seats.first().unwrap_or(&None)),
         white: occupant_name(seats.get(1).unwrap_or(&None)),
         start_board: game.start().to_board_string(),
-        transcript: game.transcript_with_passes(),
+        transcript: transcript(&game),
         reason: reason_name(&result.reason),
         winner: result
             .outcome
@@ -1150,7 +1312,11 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
         .members()
         .map(|(p, m)| json!({"player": p.0, "connected": m.connected(), "grace_until": m.grace_until().map(|t| t.0)}))
         .collect();
-    let status = if room.closed().is_some() {
+    // An online room closes as soon as its one game ends: it shows as `over` (its result is
+    // final); `closed` is a hosted room that closed (nobody came back in time).
+    let status = if room.closed() == Some(CloseReason::GameOver) {
+        "over"
+    } else if room.closed().is_some() {
         "closed"
     } else if room.paused().is_some() {
         "paused"
@@ -1194,6 +1360,10 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
             }
             if !room.in_game() || room.paused().is_some() {
                 v["legal"] = json!([]);
+            }
+            if !room.in_game() {
+                // The game is over (on the board, on time, by resignation…): nobody is to move.
+                v["to_move"] = Value::Null;
             }
         }
         None => {

@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 
 mod server;
 pub use server::{
-    ClockView, Count, HistoryPly, LegalMove, MemberView, Placement, Rate, ResultView, SeatView,
-    ServerMsg, State, StateKind,
+    ClockView, Count, GameRecordView, HistoryPly, LegalMove, MemberView, Placement, Rate,
+    ResultView, SeatView, ServerMsg, State, StateKind,
 };
 
 /// The protocol version, sent in `welcome`. Bumped on any incompatible change (version 2 dropped
@@ -272,6 +272,30 @@ pub enum ClientMsg {
         /// The room's id.
         room: String,
     },
+    /// Read a finished game with the token of one of its players: answered by `record`.
+    Record {
+        /// The request id, echoed by the direct answer and by any error about this message.
+        #[serde(default)]
+        rid: Option<Value>,
+        /// The room's id (`R…` online, `H…` hosted).
+        game: String,
+        /// The token `guest` handed out.
+        token: String,
+        /// Hosted rooms: which game of the room (default: the last one the player played).
+        #[serde(default)]
+        game_no: Option<u64>,
+    },
+    /// A player's recent finished games, with their moves: answered by `games`.
+    Games {
+        /// The request id, echoed by the direct answer and by any error about this message.
+        #[serde(default)]
+        rid: Option<Value>,
+        /// The token `guest` handed out.
+        token: String,
+        /// How many, newest first: 1 to 50 (default 20).
+        #[serde(default)]
+        limit: Option<u32>,
+    },
 }
 
 impl ClientMsg {
@@ -301,6 +325,8 @@ impl ClientMsg {
             ClientMsg::Resume { .. } => "resume",
             ClientMsg::End { .. } => "end",
             ClientMsg::Leave { .. } => "leave",
+            ClientMsg::Record { .. } => "record",
+            ClientMsg::Games { .. } => "games",
         }
     }
 
@@ -329,7 +355,9 @@ impl ClientMsg {
             | ClientMsg::Pause { rid, .. }
             | ClientMsg::Resume { rid, .. }
             | ClientMsg::End { rid, .. }
-            | ClientMsg::Leave { rid, .. } => rid.as_ref(),
+            | ClientMsg::Leave { rid, .. }
+            | ClientMsg::Record { rid, .. }
+            | ClientMsg::Games { rid, .. } => rid.as_ref(),
         }
     }
 }
@@ -359,6 +387,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "resume",
     "end",
     "leave",
+    "record",
+    "games",
 ];
 
 /// Parses one text frame into a message, or the refusal naming what is wrong with it, with the
