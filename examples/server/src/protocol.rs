@@ -14,8 +14,10 @@ pub use server::{
 };
 
 /// The protocol version, sent in `welcome`. Bumped on any incompatible change (version 2 dropped
-/// the games of one connection: local games run in the page and never reach the server).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// the games of one connection: local games run in the page and never reach the server; version
+/// 3 names a resignation `resignation`, ends an online room `over` rather than `closed`, and
+/// refuses commands in a finished game with `game_over`).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest text message the server reads, in bytes. A longer one is refused with
 /// `too_large` and the connection goes on.

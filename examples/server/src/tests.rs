@@ -364,7 +364,7 @@ async fn local_games_are_refused_and_never_written_to_the_database() {
     cfg.test_endpoints = false;
     let server = start(cfg).await;
     let mut c = Client::connect(server.addr).await;
-    assert_eq!(c.welcome["protocol"], 2);
+    assert_eq!(c.welcome["protocol"], 3);
     assert_eq!(c.welcome["test_endpoints"], false);
     // Local games run in the page: the server does not know their messages.
     for (i, msg) in [
@@ -460,7 +460,7 @@ async fn a_database_with_old_local_games_starts_and_never_resurrects_them() {
 async fn bad_input_is_refused_and_the_connection_goes_on() {
     let server = start(test_cfg(temp_db("bad"))).await;
     let mut c = Client::connect(server.addr).await;
-    assert_eq!(c.welcome["protocol"], 2);
+    assert_eq!(c.welcome["protocol"], 3);
     assert_eq!(c.welcome["max_message_bytes"], 4096);
     c.send_raw(Message::text("{not json")).await;
     c.error("bad_json").await;
