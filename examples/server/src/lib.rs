@@ -141,10 +141,18 @@ impl Server {
 }
 
 async fn ws_handler(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response {
+    // Small buffers: the WebSocket layer's default 128 KiB per connection, allocated and zeroed,
+    // is most of a connection's memory and of the time spent reading; client messages are at
+    // most 4 KiB (a buffer grows for the rare bigger frame, up to the hard limit).
     ws.max_message_size(protocol::HARD_MESSAGE_BYTES)
         .max_frame_size(protocol::HARD_MESSAGE_BYTES)
+        .read_buffer_size(IO_BUFFER_BYTES)
+        .write_buffer_size(IO_BUFFER_BYTES)
         .on_upgrade(move |socket| conn::run(socket, hub))
 }
+
+/// The WebSocket read and write buffer of a connection.
+const IO_BUFFER_BYTES: usize = 8 * 1024;
 
 /// The page's files, embedded in the binary: path, content type, content.
 const FILES: &[(&str, &str, &[u8])] = &[

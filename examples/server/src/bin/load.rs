@@ -140,9 +140,17 @@ async fn play(
     seed: u64,
 ) -> Result<(), String> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
+    // Small buffers, as the server's: thousands of connections share the machine.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("ws://{addr}/ws"),
+        Some(config),
+        false,
+    )
+    .await
+    .map_err(|e| format!("connect: {e}"))?;
     ws.send(frame(&ClientMsg::Queue { rid: None }))
         .await
         .map_err(|e| format!("send: {e}"))?;
