@@ -3,7 +3,7 @@
 //! the connection goes on.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
@@ -14,8 +14,64 @@ use crate::hub::{send, Hub, Out};
 use crate::protocol::{self, ClientMsg, Refusal};
 use crate::records;
 
-/// How often the rate limiter refills.
-const REFILL: Duration = Duration::from_millis(100);
+/// A token bucket: `rate` messages a second, bursts of `burst`. It is refilled from the time
+/// that passed when a message arrives, so an idle connection costs no timer.
+#[derive(Debug, Clone)]
+pub struct Bucket {
+    /// Thousandths of a message.
+    milli: u64,
+    rate: u64,
+    burst: u64,
+    last: Instant,
+    /// Whether this flood was already told about.
+    warned: bool,
+}
+
+/// What the bucket says about one message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Take {
+    /// Within the rate.
+    Allowed,
+    /// Over the rate: dropped; `first` for the first one of a flood (the one to warn about).
+    Dropped {
+        /// The first dropped message since the bucket was last full.
+        first: bool,
+    },
+}
+
+impl Bucket {
+    /// A full bucket at `now`.
+    pub fn new(rate: u32, burst: u32, now: Instant) -> Bucket {
+        Bucket {
+            milli: u64::from(burst) * 1000,
+            rate: u64::from(rate),
+            burst: u64::from(burst),
+            last: now,
+            warned: false,
+        }
+    }
+
+    /// Takes a token for a message that arrived at `now`.
+    pub fn take(&mut self, now: Instant) -> Take {
+        let elapsed = now.saturating_duration_since(self.last);
+        self.last = self.last.max(now);
+        let refill = u64::try_from(elapsed.as_millis())
+            .unwrap_or(u64::MAX)
+            .saturating_mul(self.rate);
+        self.milli = self.milli.saturating_add(refill).min(self.burst * 1000);
+        if self.milli == self.burst * 1000 {
+            self.warned = false;
+        }
+        if self.milli >= 1000 {
+            self.milli -= 1000;
+            Take::Allowed
+        } else {
+            let first = !self.warned;
+            self.warned = true;
+            Take::Dropped { first }
+        }
+    }
+}
 
 /// Serves one connection until it closes.
 pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
@@ -64,65 +120,60 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
     );
     tracing::debug!(conn, "connected");
 
-    // A token bucket refilled by a timer tick: `rate` messages a second, bursts of `burst`.
-    let mut tokens = burst;
-    let mut warned = false;
-    let per_tick = (rate / 10).max(1);
-    let mut refill = tokio::time::interval(REFILL);
-    refill.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut bucket = Bucket::new(rate, burst, Instant::now());
 
     loop {
-        tokio::select! {
-            frame = stream.next() => {
-                let frame = match frame {
-                    Some(Ok(frame)) => frame,
-                    Some(Err(e)) => {
-                        // A frame or message over the hard limit is "message too big" (1009);
-                        // anything else the WebSocket layer refuses is a protocol error (1002).
-                        let text = e.to_string();
-                        let too_big = text.contains("Space limit exceeded")
-                            || text.contains("too long")
-                            || text.contains("too big");
-                        tracing::debug!(conn, error = %text, "connection closed on a bad frame");
-                        if let Some(tx) = close_tx.take() {
-                            let (code, reason) = if too_big {
-                                (1009, "message too big")
-                            } else {
-                                (1002, "protocol error")
-                            };
-                            let _ = tx.send(CloseFrame { code, reason: reason.into() });
-                        }
-                        break;
-                    }
-                    None => break,
-                };
-                let text = match frame {
-                    Message::Text(t) => t,
-                    Message::Binary(_) => {
-                        if take(&mut tokens, &mut warned, &out) {
-                            send(&out, &Refusal::new("binary_frame", "only text frames carrying JSON are understood").to_json(None, None));
-                        }
-                        continue;
-                    }
-                    Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => continue,
-                };
-                if !take(&mut tokens, &mut warned, &out) {
-                    continue;
+        let frame = match stream.next().await {
+            Some(Ok(frame)) => frame,
+            Some(Err(e)) => {
+                // A frame or message over the hard limit is "message too big" (1009);
+                // anything else the WebSocket layer refuses is a protocol error (1002).
+                let text = e.to_string();
+                let too_big = text.contains("Space limit exceeded")
+                    || text.contains("too long")
+                    || text.contains("too big");
+                tracing::debug!(conn, error = %text, "connection closed on a bad frame");
+                if let Some(tx) = close_tx.take() {
+                    let (code, reason) = if too_big {
+                        (1009, "message too big")
+                    } else {
+                        (1002, "protocol error")
+                    };
+                    let _ = tx.send(CloseFrame {
+                        code,
+                        reason: reason.into(),
+                    });
                 }
-                match protocol::parse(text.as_str()) {
-                    Err((r, kind, rid)) => {
-                        send(&out, &r.to_json(kind.as_deref(), rid.as_ref()));
-                    }
-                    Ok(msg) => dispatch(&hub, conn, &out, msg).await,
-                }
+                break;
             }
-            _ = refill.tick() => {
-                tokens = (tokens + per_tick).min(burst);
-                if tokens == burst {
-                    warned = false;
+            None => break,
+        };
+        let text = match frame {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                if take(&mut bucket, &out) {
+                    send(
+                        &out,
+                        &Refusal::new(
+                            "binary_frame",
+                            "only text frames carrying JSON are understood",
+                        )
+                        .to_json(None, None),
+                    );
                 }
+                continue;
             }
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if !take(&mut bucket, &out) {
+            continue;
+        }
+        match protocol::parse(text.as_str()) {
+            Err((r, kind, rid)) => {
+                send(&out, &r.to_json(kind.as_deref(), rid.as_ref()));
+            }
+            Ok(msg) => dispatch(&hub, conn, &out, msg).await,
         }
     }
     hub.online.disconnected(conn).await;
@@ -133,13 +184,11 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
 }
 
 /// Takes a token; when none is left, warns once per flood and returns false.
-fn take(tokens: &mut u32, warned: &mut bool, out: &Out) -> bool {
-    if *tokens > 0 {
-        *tokens -= 1;
+fn take(bucket: &mut Bucket, out: &Out) -> bool {
+    let Take::Dropped { first } = bucket.take(Instant::now()) else {
         return true;
-    }
-    if !*warned {
-        *warned = true;
+    };
+    if first {
         send(
             out,
             &Refusal::new(
@@ -179,5 +228,35 @@ async fn dispatch(hub: &Arc<Hub>, conn: u64, out: &Out, msg: ClientMsg) {
             }
         }
         _ => hub.online.command(conn, out, msg).await,
+    }
+}
+
+#[cfg(test)]
+mod bucket_tests {
+    use std::time::Duration;
+
+    use super::{Bucket, Instant, Take};
+
+    #[test]
+    fn a_burst_then_the_rate_and_one_warning_per_flood() {
+        let t0 = Instant::now();
+        let mut b = Bucket::new(20, 40, t0);
+        for _ in 0..40 {
+            assert_eq!(b.take(t0), Take::Allowed);
+        }
+        assert_eq!(b.take(t0), Take::Dropped { first: true });
+        assert_eq!(b.take(t0), Take::Dropped { first: false });
+        // 50 ms at 20 a second refill one message.
+        let t1 = t0 + Duration::from_millis(50);
+        assert_eq!(b.take(t1), Take::Allowed);
+        assert_eq!(b.take(t1), Take::Dropped { first: false });
+        // Once full again (2 s), a new flood is warned about again.
+        let t2 = t1 + Duration::from_secs(3);
+        for _ in 0..40 {
+            assert_eq!(b.take(t2), Take::Allowed);
+        }
+        assert_eq!(b.take(t2), Take::Dropped { first: true });
+        // Time going backwards refills nothing.
+        assert_eq!(b.take(t0), Take::Dropped { first: false });
     }
 }

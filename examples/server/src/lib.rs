@@ -146,13 +146,16 @@ async fn ws_handler(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Respon
     // most 4 KiB (a buffer grows for the rare bigger frame, up to the hard limit).
     ws.max_message_size(protocol::HARD_MESSAGE_BYTES)
         .max_frame_size(protocol::HARD_MESSAGE_BYTES)
-        .read_buffer_size(IO_BUFFER_BYTES)
-        .write_buffer_size(IO_BUFFER_BYTES)
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .write_buffer_size(WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| conn::run(socket, hub))
 }
 
-/// The WebSocket read and write buffer of a connection.
-const IO_BUFFER_BYTES: usize = 8 * 1024;
+/// The WebSocket read buffer of a connection (it is zeroed at every read: client messages are
+/// small).
+const READ_BUFFER_BYTES: usize = 2 * 1024;
+/// The WebSocket write buffer of a connection (states are a few KiB).
+const WRITE_BUFFER_BYTES: usize = 8 * 1024;
 
 /// The page's files, embedded in the binary: path, content type, content.
 const FILES: &[(&str, &str, &[u8])] = &[
