@@ -27,6 +27,7 @@ mod hub;
 mod online;
 pub mod protocol;
 mod records;
+#[cfg(test)]
 mod view;
 
 #[cfg(test)]

@@ -35,8 +35,8 @@ use tokio::sync::{mpsc, oneshot};
 use crate::db::{Db, GameRecord, Loaded, StoreError, Write};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{color_name, ClientMsg, Refusal};
-use crate::view::{board_json, clock_json};
 use crate::Config;
+use reversi::view::{BoardView, ClockView};
 
 /// The game kind of the lobby.
 const KIND: &str = REVERSI;
@@ -579,8 +579,8 @@ impl Actor {
     }
 
     /// Sends a room's state to its connected members (the requester's copy echoes its `rid`).
-    fn fan_out(&self, room: &Room<ReversiGame>, state: &Value, step: &mut Step) {
-        let text = Utf8Bytes::from(state.to_string());
+    fn fan_out(&self, room: &Room<ReversiGame>, state: &mut StateMsg<'_>, step: &mut Step) {
+        let text = state.text();
         for (p, m) in room.members() {
             if !m.connected() {
                 continue;
@@ -590,7 +590,12 @@ impl Actor {
             };
             if let Some(c) = self.conns.get(&id) {
                 let t = match &step.req {
-                    Some((rc, _)) if *rc == id => step.text_for(id, state),
+                    Some((rc, rid)) if *rc == id => {
+                        state.rid = Some(rid.clone());
+                        let t = state.text();
+                        state.rid = None;
+                        t
+                    }
                     _ => text.clone(),
                 };
                 step.msgs.push((c.out.clone(), t));
@@ -1038,8 +1043,8 @@ impl Actor {
                 step.writes.push(Write::Finish(Box::new(rec)));
                 log_end(id, &result);
             }
-            let state = room_json("hosted", id, room, now);
-            self.fan_out(room, &state, &mut step);
+            let mut state = state_msg("hosted", id, room, now);
+            self.fan_out(room, &mut state, &mut step);
             if closed {
                 self.hosted.remove(id);
                 self.game_seats.remove(id);
@@ -1063,8 +1068,8 @@ impl Actor {
                 continue;
             };
             let id = online_id(rid);
-            let state = room_json("online", &id, room, now);
-            self.fan_out(room, &state, &mut step);
+            let mut state = state_msg("online", &id, room, now);
+            self.fan_out(room, &mut state, &mut step);
             // The lobby's log and snapshot hold the online rooms: nothing more to save.
             if room.closed().is_some() {
                 closed_rooms.push(rid);
@@ -1286,8 +1291,63 @@ fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameRes
     }
 }
 
+/// The board part of a state: the facade's view, or no board before a room's first game.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum BoardPart {
+    View(BoardView),
+    NoGame { board: (), legal: [(); 0] },
+}
+
+/// A state message, serialised straight to text (no intermediate JSON tree: it is built for
+/// every change of every room).
+#[derive(Serialize)]
+pub struct StateMsg<'a> {
+    #[serde(rename = "type")]
+    tag: &'static str,
+    kind: &'a str,
+    room: &'a str,
+    game: &'a str,
+    version: u64,
+    turn_version: Option<u64>,
+    status: &'static str,
+    host: Option<u64>,
+    seats: Vec<Value>,
+    members: Vec<Value>,
+    reservation: Option<u64>,
+    bot_leaving: bool,
+    paused: Option<room::PauseCause>,
+    game_no: u64,
+    deadline: Option<u64>,
+    game_limit_at: Option<u64>,
+    server_time: u64,
+    result: Option<Value>,
+    clock: Option<ClockView>,
+    #[serde(flatten)]
+    board: BoardPart,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rid: Option<Value>,
+}
+
+impl StateMsg<'_> {
+    /// The message as text.
+    pub fn text(&self) -> Utf8Bytes {
+        Utf8Bytes::from(serde_json::to_string(self).expect("a state serialises"))
+    }
+
+    /// The message as a JSON value.
+    pub fn value(&self) -> Value {
+        serde_json::to_value(self).expect("a state serialises")
+    }
+}
+
 /// The state message of an online or hosted room.
-pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) -> Value {
+pub fn state_msg<'a>(
+    kind: &'a str,
+    id: &'a str,
+    room: &Room<ReversiGame>,
+    now: Millis,
+) -> StateMsg<'a> {
     let seats: Vec<Value> = room
         .seats()
         .iter()
@@ -1327,49 +1387,56 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
     } else {
         "waiting"
     };
-    let mut v = json!({
-        "type": "state",
-        "kind": kind,
-        "room": id,
-        "game": id,
-        "version": room.version(),
-        "turn_version": room.turn_version(),
-        "status": status,
-        "host": room.host().map(|p| p.0),
-        "seats": seats,
-        "members": members,
-        "reservation": room.reservation().map(|p| p.0),
-        "bot_leaving": room.bot_leaving(),
-        "paused": room.paused(),
-        "game_no": room.games_started(),
-        "deadline": room.action_deadline().map(|t| t.0),
-        "game_limit_at": room.game_limit_at().map(|t| t.0),
-        "server_time": now.0,
-        "result": room.result().map(|r| json!({
-            "game": r.game,
-            "winner": r.outcome.winner().map(|s| color_name(seat_color(s))),
-            "reason": reason_name(&r.reason),
-            "seat": reason_json(&r.reason).get("seat").cloned(),
-        })),
-        "clock": room.clock().map(|c| clock_json(c, now)),
-    });
-    match room.game() {
+    let board = match room.game() {
         Some(g) => {
-            if let (Value::Object(dst), Value::Object(src)) = (&mut v, board_json(g.record())) {
-                dst.extend(src);
-            }
+            let mut view = BoardView::of(g.record());
             if !room.in_game() || room.paused().is_some() {
-                v["legal"] = json!([]);
+                view.legal.clear();
             }
             if !room.in_game() {
                 // The game is over (on the board, on time, by resignation…): nobody is to move.
-                v["to_move"] = Value::Null;
+                view.to_move = None;
             }
+            BoardPart::View(view)
         }
-        None => {
-            v["board"] = Value::Null;
-            v["legal"] = json!([]);
-        }
+        None => BoardPart::NoGame {
+            board: (),
+            legal: [],
+        },
+    };
+    StateMsg {
+        tag: "state",
+        kind,
+        room: id,
+        game: id,
+        version: room.version(),
+        turn_version: room.turn_version(),
+        status,
+        host: room.host().map(|p| p.0),
+        seats,
+        members,
+        reservation: room.reservation().map(|p| p.0),
+        bot_leaving: room.bot_leaving(),
+        paused: room.paused(),
+        game_no: room.games_started(),
+        deadline: room.action_deadline().map(|t| t.0),
+        game_limit_at: room.game_limit_at().map(|t| t.0),
+        server_time: now.0,
+        result: room.result().map(|r| {
+            json!({
+                "game": r.game,
+                "winner": r.outcome.winner().map(|s| color_name(seat_color(s))),
+                "reason": reason_name(&r.reason),
+                "seat": reason_json(&r.reason).get("seat").cloned(),
+            })
+        }),
+        clock: room.clock().map(|c| ClockView::of(c, now)),
+        board,
+        rid: None,
     }
-    v
+}
+
+/// The state message of an online or hosted room, as a JSON value.
+pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) -> Value {
+    state_msg(kind, id, room, now).value()
 }
