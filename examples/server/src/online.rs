@@ -519,14 +519,30 @@ impl Actor {
         }
     }
 
+    /// Snapshots the lobby if it changed. The lobby is cloned here and serialised on the
+    /// blocking pool, so that the task goes on serving meanwhile (with 10,000 games the text is
+    /// megabytes long). The snapshot covers the log up to the sequence number at the clone; log
+    /// entries written before it lands are after that number, and stay.
     fn snapshot(&mut self) {
         if self.seq == self.snapshot_seq {
             return;
         }
-        self.snapshot_at_once();
+        let lobby = self.lobby.clone();
+        let seq = self.seq;
+        self.snapshot_seq = seq;
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || {
+            let state = serde_json::to_string(&lobby).expect("the lobby serialises");
+            drop(lobby);
+            let ack = db.submit(vec![Write::Snapshot { seq, state }]);
+            if let Ok(Err(e)) = ack.blocking_recv() {
+                tracing::error!(error = %e, seq, "the lobby snapshot was not saved");
+            }
+        });
     }
 
-    /// Snapshots the lobby, changed or not.
+    /// Snapshots the lobby, changed or not, before anything else is saved (a new lobby: its
+    /// generator's seed).
     fn snapshot_at_once(&mut self) {
         let state = serde_json::to_string(&self.lobby).expect("the lobby serialises");
         self.snapshot_seq = self.seq;
