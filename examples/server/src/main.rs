@@ -1,7 +1,7 @@
 //! `server`: runs the Reversi server (see the library's documentation and `PROTOCOL.md`).
 //!
 //! ```text
-//! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]
+//! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30]
 //! ```
 
 use std::net::SocketAddr;
