@@ -3,6 +3,12 @@
 //! acknowledgement before they tell anyone about the change, so a change a client has seen is
 //! on disk: the database is in WAL mode, whose committed transactions survive a SIGKILL of the
 //! process.
+//!
+//! The store is versioned: the database's `user_version` is the store version
+//! ([`STORE_VERSION`]), and every live row, log entry and snapshot carries the format of its record
+//! (`format`). Opening an older store migrates it in one transaction; a store or a record of a
+//! newer version, or a record that cannot be read, stops the start with a [`StoreError`] naming
+//! it: nothing is ever dropped silently.
 
 use std::path::Path;
 use std::sync::mpsc as std_mpsc;
@@ -10,6 +16,52 @@ use std::thread;
 
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
+
+/// The store version this server writes (the database's `user_version`). Version 1 (the
+/// server before record versions; `user_version` 0) is migrated when opened.
+pub const STORE_VERSION: i64 = 2;
+
+/// The newest record format this server reads and the one it writes.
+pub const RECORD_FORMAT: i64 = 2;
+
+/// Why the database cannot be used: the server does not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused (the file is not a database, is locked, the disk is full…).
+    #[error("SQLite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The database was written by a newer server.
+    #[error(
+        "the database is store version {found}, written by a newer server; this server reads \
+         versions 1 to {STORE_VERSION}: run the newer server, or restore a backup"
+    )]
+    NewerStore {
+        /// The store version found.
+        found: i64,
+    },
+    /// A record of a format newer than this server reads.
+    #[error(
+        "{what} has record format {found}, written by a newer server; this server reads formats \
+         1 to {RECORD_FORMAT}"
+    )]
+    NewerRecord {
+        /// Which record.
+        what: String,
+        /// Its format.
+        found: i64,
+    },
+    /// A record that cannot be read: the server stops rather than drop it.
+    #[error(
+        "{what} cannot be read ({cause}); the server does not start rather than drop it: \
+         restore a backup, or run the server version that wrote it"
+    )]
+    Unreadable {
+        /// Which record.
+        what: String,
+        /// What is wrong with it.
+        cause: String,
+    },
+}
 
 /// A finished game, as recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +79,8 @@ pub struct GameRecord {
     pub white: String,
     /// The start position's board string.
     pub start_board: String,
-    /// The moves, passes included (`f5d6pass…`).
+    /// The moves, passes included and written `pass` (`f5d6…pass…`; store version 1 wrote `PS`,
+    /// migrated).
     pub transcript: String,
     /// Why it ended.
     pub reason: String,
@@ -68,6 +121,15 @@ pub enum Write {
     },
     /// Record a finished game (idempotent: a game recorded twice is kept once).
     Finish(Box<GameRecord>),
+    /// Remember a guest's token, so that its finished games stay readable with it.
+    Guest {
+        /// The token.
+        token: String,
+        /// The guest.
+        player: u64,
+        /// Wall-clock time.
+        at: u64,
+    },
     /// Append an accepted lobby command to the log.
     Log {
         /// Its sequence number.
@@ -95,6 +157,11 @@ pub struct Loaded {
     pub snapshot: Option<(u64, String)>,
     /// The lobby log after the snapshot: sequence, `now`, command.
     pub log: Vec<(u64, u64, String)>,
+    /// The store version the database had before it was opened (1 when migrated from version
+    /// 1; [`STORE_VERSION`] when it was current or new).
+    pub from_version: i64,
+    /// The highest online room number any finished game recorded (`R<n>`), 0 if none.
+    pub max_online_room: u64,
 }
 
 struct Request {
@@ -119,25 +186,61 @@ pub struct LiveRow {
     pub state: String,
 }
 
+/// The store, version 2.
 const SCHEMA: &str = "
-PRAGMA journal_mode = WAL;
-PRAGMA synchronous = NORMAL;
-CREATE TABLE IF NOT EXISTS live (
+CREATE TABLE live (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,
     state TEXT NOT NULL,
-    updated_ms INTEGER NOT NULL
+    updated_ms INTEGER NOT NULL,
+    format INTEGER NOT NULL DEFAULT 2
 );
-CREATE TABLE IF NOT EXISTS lobby_log (
+CREATE TABLE lobby_log (
     seq INTEGER PRIMARY KEY,
     at_ms INTEGER NOT NULL,
-    op TEXT NOT NULL
+    op TEXT NOT NULL,
+    format INTEGER NOT NULL DEFAULT 2
 );
-CREATE TABLE IF NOT EXISTS lobby_snapshot (
+CREATE TABLE lobby_snapshot (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seq INTEGER NOT NULL,
-    state TEXT NOT NULL
+    state TEXT NOT NULL,
+    format INTEGER NOT NULL DEFAULT 2
 );
+CREATE TABLE guests (
+    token TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE INDEX games_black ON games (black, seq);
+CREATE INDEX games_white ON games (white, seq);
+PRAGMA user_version = 2;
+";
+
+/// Store version 1 to 2: record formats on every live row, log entry and snapshot; the guests'
+/// tokens (filled from the lobby when it is restored); the games by player; and the games'
+/// names made one with the protocol's (`resignation`, passes written `pass`).
+const MIGRATE_1_TO_2: &str = "
+ALTER TABLE live ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE lobby_log ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE lobby_snapshot ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE guests (
+    token TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE INDEX games_black ON games (black, seq);
+CREATE INDEX games_white ON games (white, seq);
+UPDATE games SET reason = 'resignation' WHERE reason = 'resigned';
+UPDATE games SET transcript = replace(transcript, 'PS', 'pass');
+UPDATE live SET format = 2;
+UPDATE lobby_log SET format = 2;
+UPDATE lobby_snapshot SET format = 2;
+PRAGMA user_version = 2;
+";
+
+/// The games table, the same in versions 1 and 2.
+const GAMES: &str = "
 CREATE TABLE IF NOT EXISTS games (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     game TEXT NOT NULL,
@@ -160,68 +263,98 @@ CREATE TABLE IF NOT EXISTS games (
 ";
 
 impl Db {
-    /// Opens (creating if needed) the database at `path`, drops the live games of one connection
-    /// that a server older than protocol version 2 may have left (local games now run only in the
-    /// page), reads the live rows, and starts the writer thread.
+    /// Opens (creating if needed) the database at `path`, migrates an older store to
+    /// [`STORE_VERSION`], reads the live rows, the lobby's snapshot and log, and starts the writer
+    /// thread.
     ///
     /// # Errors
     ///
-    /// Any SQLite error while opening or reading.
-    pub fn open(path: &Path) -> Result<(Db, Loaded), rusqlite::Error> {
-        let conn = Connection::open(path)?;
+    /// [`StoreError::NewerStore`] for a database of a newer server, [`StoreError::NewerRecord`]
+    /// for a record of a newer format, and any SQLite error while opening, migrating or reading
+    /// (the migration is one transaction: on error the file is left as it was).
+    pub fn open(path: &Path) -> Result<(Db, Loaded), StoreError> {
+        let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
-        let dropped = conn.execute("DELETE FROM live WHERE kind = 'local'", [])?;
-        if dropped > 0 {
-            tracing::info!(
-                dropped,
-                "dropped the live local games of an older server: local games run in the page"
-            );
-        }
+        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")?;
+        let from_version = migrate(&mut conn)?;
         let rows = {
-            let mut stmt = conn.prepare("SELECT id, kind, state FROM live ORDER BY id")?;
+            let mut stmt = conn.prepare("SELECT id, kind, state, format FROM live ORDER BY id")?;
             let rows = stmt
                 .query_map([], |r| {
-                    Ok(LiveRow {
-                        id: r.get(0)?,
-                        kind: r.get(1)?,
-                        state: r.get(2)?,
-                    })
+                    Ok((
+                        LiveRow {
+                            id: r.get(0)?,
+                            kind: r.get(1)?,
+                            state: r.get(2)?,
+                        },
+                        r.get::<_, i64>(3)?,
+                    ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
             rows
         };
+        for (row, format) in &rows {
+            check_format(&format!("the live {} row {:?}", row.kind, row.id), *format)?;
+        }
         let snapshot = conn
             .query_row(
-                "SELECT seq, state FROM lobby_snapshot WHERE id = 1",
+                "SELECT seq, state, format FROM lobby_snapshot WHERE id = 1",
                 [],
-                |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?)),
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)? as u64,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                    ))
+                },
             )
             .optional()?;
+        if let Some((_, _, format)) = &snapshot {
+            check_format("the lobby snapshot", *format)?;
+        }
         let log = {
-            let mut stmt = conn.prepare("SELECT seq, at_ms, op FROM lobby_log ORDER BY seq")?;
+            let mut stmt =
+                conn.prepare("SELECT seq, at_ms, op, format FROM lobby_log ORDER BY seq")?;
             let rows = stmt
                 .query_map([], |r| {
                     Ok((
                         r.get::<_, i64>(0)? as u64,
                         r.get::<_, i64>(1)? as u64,
                         r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
                     ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
             rows
         };
+        for (seq, _, _, format) in &log {
+            check_format(&format!("the lobby log entry {seq}"), *format)?;
+        }
+        let max_online_room = conn.query_row(
+            "SELECT COALESCE(MAX(CAST(substr(game, 2) AS INTEGER)), 0) FROM games
+             WHERE game LIKE 'R%'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )?;
         let (tx, rx) = std_mpsc::channel::<Request>();
         thread::Builder::new()
             .name("sqlite-writer".into())
             .spawn(move || writer(conn, rx))
-            .expect("spawn the SQLite writer thread");
+            .map_err(|e| StoreError::Unreadable {
+                what: "the database writer thread".into(),
+                cause: e.to_string(),
+            })?;
         Ok((
             Db { tx },
             Loaded {
-                live: rows,
-                snapshot,
-                log,
+                live: rows.into_iter().map(|(r, _)| r).collect(),
+                snapshot: snapshot.map(|(seq, state, _)| (seq, state)),
+                log: log
+                    .into_iter()
+                    .map(|(seq, at, op, _)| (seq, at, op))
+                    .collect(),
+                from_version,
+                max_online_room: u64::try_from(max_online_room).unwrap_or(0),
             },
         ))
     }
@@ -259,33 +392,152 @@ impl Db {
     pub fn finished_games(path: &Path) -> Result<Vec<GameRecord>, rusqlite::Error> {
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let mut stmt = conn.prepare(
-            "SELECT game, game_no, kind, black, white, start_board, transcript, reason, winner,
-                    black_discs, white_discs, started_ms, ended_ms, black_clock_ms, white_clock_ms
-             FROM games ORDER BY seq",
-        )?;
+        let mut stmt = conn.prepare(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY seq"))?;
         let rows = stmt
-            .query_map([], |r| {
-                Ok(GameRecord {
-                    game: r.get(0)?,
-                    game_no: r.get(1)?,
-                    kind: r.get(2)?,
-                    black: r.get(3)?,
-                    white: r.get(4)?,
-                    start_board: r.get(5)?,
-                    transcript: r.get(6)?,
-                    reason: r.get(7)?,
-                    winner: r.get(8)?,
-                    black_discs: r.get(9)?,
-                    white_discs: r.get(10)?,
-                    started_ms: r.get(11)?,
-                    ended_ms: r.get(12)?,
-                    black_clock_ms: r.get(13)?,
-                    white_clock_ms: r.get(14)?,
-                })
-            })?
+            .query_map([], game_row)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
+    }
+}
+
+const GAME_COLUMNS: &str = "game, game_no, kind, black, white, start_board, transcript, reason,
+    winner, black_discs, white_discs, started_ms, ended_ms, black_clock_ms, white_clock_ms";
+
+fn game_row(r: &rusqlite::Row<'_>) -> Result<GameRecord, rusqlite::Error> {
+    Ok(GameRecord {
+        game: r.get(0)?,
+        game_no: r.get(1)?,
+        kind: r.get(2)?,
+        black: r.get(3)?,
+        white: r.get(4)?,
+        start_board: r.get(5)?,
+        transcript: r.get(6)?,
+        reason: r.get(7)?,
+        winner: r.get(8)?,
+        black_discs: r.get(9)?,
+        white_discs: r.get(10)?,
+        started_ms: r.get(11)?,
+        ended_ms: r.get(12)?,
+        black_clock_ms: r.get(13)?,
+        white_clock_ms: r.get(14)?,
+    })
+}
+
+/// A reading connection for the players' finished games, beside the writer (WAL lets it read
+/// what is committed while the writer writes). Its calls block: run them on the blocking pool.
+pub struct Reader {
+    conn: std::sync::Mutex<Connection>,
+}
+
+impl Reader {
+    /// Opens a reading connection to a database that [`Db::open`] has opened (and migrated).
+    ///
+    /// # Errors
+    ///
+    /// Any SQLite error.
+    pub fn open(path: &Path) -> Result<Reader, rusqlite::Error> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(Reader {
+            conn: std::sync::Mutex::new(conn),
+        })
+    }
+
+    /// The guest a token was handed to, if any.
+    ///
+    /// # Errors
+    ///
+    /// Any SQLite error.
+    pub fn player_of(&self, token: &str) -> Result<Option<u64>, rusqlite::Error> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stmt = conn.prepare_cached("SELECT player FROM guests WHERE token = ?1")?;
+        let player = stmt
+            .query_row(params![token], |r| r.get::<_, i64>(0))
+            .optional()?;
+        Ok(player.map(|p| p as u64))
+    }
+
+    /// A player's finished games, newest first: all of them up to `limit`, or those of one room
+    /// (and one game of it).
+    ///
+    /// # Errors
+    ///
+    /// Any SQLite error.
+    pub fn games_of(
+        &self,
+        player: u64,
+        game: Option<&str>,
+        game_no: Option<u64>,
+        limit: u32,
+    ) -> Result<Vec<GameRecord>, rusqlite::Error> {
+        let name = format!("guest:{player}");
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games
+             WHERE (black = ?1 OR white = ?1) AND (?2 IS NULL OR game = ?2)
+                   AND (?3 IS NULL OR game_no = ?3)
+             ORDER BY seq DESC LIMIT ?4"
+        ))?;
+        let rows = stmt
+            .query_map(
+                params![name, game, game_no.map(|n| n as i64), i64::from(limit)],
+                game_row,
+            )?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+}
+
+/// Brings the store to [`STORE_VERSION`]; returns the version it had.
+fn migrate(conn: &mut Connection) -> Result<i64, StoreError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let has_live: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'live')",
+        [],
+        |r| r.get(0),
+    )?;
+    match (version, has_live) {
+        (0, false) => {
+            let tx = conn.transaction()?;
+            tx.execute_batch(GAMES)?;
+            tx.execute_batch(SCHEMA)?;
+            tx.commit()?;
+            Ok(STORE_VERSION)
+        }
+        (0, true) => {
+            let tx = conn.transaction()?;
+            tx.execute_batch(GAMES)?;
+            // Local games left the server with protocol version 2: their live rows cannot be
+            // played any more (their finished records stay).
+            let dropped = tx.execute("DELETE FROM live WHERE kind = 'local'", [])?;
+            if dropped > 0 {
+                tracing::info!(
+                    dropped,
+                    "dropped the live local games of an older server: local games run in the page"
+                );
+            }
+            tx.execute_batch(MIGRATE_1_TO_2)?;
+            tx.commit()?;
+            tracing::info!("migrated the database from store version 1 to {STORE_VERSION}");
+            Ok(1)
+        }
+        (STORE_VERSION, _) => Ok(STORE_VERSION),
+        (found, _) if found > STORE_VERSION => Err(StoreError::NewerStore { found }),
+        (found, _) => Err(StoreError::Unreadable {
+            what: "the database".into(),
+            cause: format!("unknown store version {found}"),
+        }),
+    }
+}
+
+fn check_format(what: &str, format: i64) -> Result<(), StoreError> {
+    if (1..=RECORD_FORMAT).contains(&format) {
+        Ok(())
+    } else {
+        Err(StoreError::NewerRecord {
+            what: what.to_owned(),
+            found: format,
+        })
     }
 }
 
@@ -298,10 +550,10 @@ fn apply(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), rusqlite::Erro
             at,
         } => {
             tx.prepare_cached(
-                "INSERT INTO live (id, kind, state, updated_ms) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(id) DO UPDATE SET kind = ?2, state = ?3, updated_ms = ?4",
+                "INSERT INTO live (id, kind, state, updated_ms, format) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(id) DO UPDATE SET kind = ?2, state = ?3, updated_ms = ?4, format = ?5",
             )?
-            .execute(params![id, kind, state, *at as i64])?;
+            .execute(params![id, kind, state, *at as i64, RECORD_FORMAT])?;
         }
         Write::Delete { id } => {
             tx.prepare_cached("DELETE FROM live WHERE id = ?1")?
@@ -332,18 +584,24 @@ fn apply(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), rusqlite::Erro
                 r.white_clock_ms.map(|v| v as i64),
             ])?;
         }
+        Write::Guest { token, player, at } => {
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO guests (token, player, created_ms) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![token, *player as i64, *at as i64])?;
+        }
         Write::Log { seq, at, op } => {
             tx.prepare_cached(
-                "INSERT OR REPLACE INTO lobby_log (seq, at_ms, op) VALUES (?1, ?2, ?3)",
+                "INSERT OR REPLACE INTO lobby_log (seq, at_ms, op, format) VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![*seq as i64, *at as i64, op])?;
+            .execute(params![*seq as i64, *at as i64, op, RECORD_FORMAT])?;
         }
         Write::Snapshot { seq, state } => {
             tx.prepare_cached(
-                "INSERT INTO lobby_snapshot (id, seq, state) VALUES (1, ?1, ?2)
-                 ON CONFLICT(id) DO UPDATE SET seq = ?1, state = ?2",
+                "INSERT INTO lobby_snapshot (id, seq, state, format) VALUES (1, ?1, ?2, ?3)
+                 ON CONFLICT(id) DO UPDATE SET seq = ?1, state = ?2, format = ?3",
             )?
-            .execute(params![*seq as i64, state])?;
+            .execute(params![*seq as i64, state, RECORD_FORMAT])?;
             tx.prepare_cached("DELETE FROM lobby_log WHERE seq <= ?1")?
                 .execute(params![*seq as i64])?;
         }

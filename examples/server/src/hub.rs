@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::time::Instant;
 
-use crate::db::Db;
+use crate::db::{Db, Reader};
 use crate::protocol::Refusal;
 use crate::Config;
 
@@ -51,6 +51,8 @@ pub struct Hub {
     pub cfg: Config,
     /// The database writer.
     pub db: Db,
+    /// The database reader (finished games), used on the blocking pool.
+    pub reader: Arc<Reader>,
     next_conn: AtomicU64,
     /// Bounds how many bot moves are computed at once (one per core).
     pub think: Arc<Semaphore>,
@@ -60,11 +62,12 @@ pub struct Hub {
 
 impl Hub {
     /// A hub over an opened database.
-    pub fn new(cfg: Config, db: Db, online: crate::online::Online) -> Hub {
+    pub fn new(cfg: Config, db: Db, reader: Reader, online: crate::online::Online) -> Hub {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Hub {
             cfg,
             db,
+            reader: Arc::new(reader),
             next_conn: AtomicU64::new(1),
             think: Arc::new(Semaphore::new(cores)),
             online,

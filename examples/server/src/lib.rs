@@ -26,8 +26,12 @@ mod db;
 mod hub;
 mod online;
 pub mod protocol;
+mod records;
+#[cfg(test)]
 mod view;
 
+#[cfg(test)]
+mod contract_tests;
 #[cfg(test)]
 mod tests;
 
@@ -110,12 +114,16 @@ impl Server {
     ///
     /// # Errors
     ///
-    /// When the database cannot be opened.
+    /// When the database cannot be opened or migrated, or holds a record this server cannot
+    /// read (the message names it): nothing is dropped, the server does not start.
     pub async fn start(cfg: Config, listener: TcpListener) -> Result<Server, String> {
-        let (db, loaded) = db::Db::open(&cfg.db_path)
-            .map_err(|e| format!("cannot open the database {}: {e}", cfg.db_path.display()))?;
-        let online = online::Online::restore(&cfg, &loaded);
-        let hub = Arc::new(Hub::new(cfg, db, online));
+        let fail = |e: &dyn std::fmt::Display| {
+            format!("cannot use the database {}: {e}", cfg.db_path.display())
+        };
+        let (db, loaded) = db::Db::open(&cfg.db_path).map_err(|e| fail(&e))?;
+        let reader = db::Reader::open(&cfg.db_path).map_err(|e| fail(&e))?;
+        let online = online::Online::restore(&cfg, &loaded).map_err(|e| fail(&e))?;
+        let hub = Arc::new(Hub::new(cfg, db, reader, online));
         hub.online.start(&hub);
         let addr = listener
             .local_addr()
@@ -134,10 +142,21 @@ impl Server {
 }
 
 async fn ws_handler(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response {
+    // Small buffers: the WebSocket layer's default 128 KiB per connection, allocated and zeroed,
+    // is most of a connection's memory and of the time spent reading; client messages are at
+    // most 4 KiB (a buffer grows for the rare bigger frame, up to the hard limit).
     ws.max_message_size(protocol::HARD_MESSAGE_BYTES)
         .max_frame_size(protocol::HARD_MESSAGE_BYTES)
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .write_buffer_size(WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| conn::run(socket, hub))
 }
+
+/// The WebSocket read buffer of a connection (it is zeroed at every read: client messages are
+/// small).
+const READ_BUFFER_BYTES: usize = 2 * 1024;
+/// The WebSocket write buffer of a connection (states are a few KiB).
+const WRITE_BUFFER_BYTES: usize = 8 * 1024;
 
 /// The page's files, embedded in the binary: path, content type, content.
 const FILES: &[(&str, &str, &[u8])] = &[

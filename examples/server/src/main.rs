@@ -1,7 +1,7 @@
 //! `server`: runs the Reversi server (see the library's documentation and `PROTOCOL.md`).
 //!
 //! ```text
-//! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]
+//! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30]
 //! ```
 
 use std::net::SocketAddr;
@@ -15,12 +15,13 @@ struct Args {
     cfg: Config,
 }
 
-const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints]";
+const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30]";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
     let mut db = PathBuf::from("reversi.db");
     let mut test_endpoints = false;
+    let mut snapshot_secs = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--addr" => {
@@ -29,12 +30,23 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             }
             "--db" => db = PathBuf::from(args.next().ok_or("--db needs a path")?),
             "--test-endpoints" => test_endpoints = true,
+            "--snapshot-secs" => {
+                let v = args.next().ok_or("--snapshot-secs needs a value")?;
+                let secs: u64 = v.parse().map_err(|e| format!("--snapshot-secs {v}: {e}"))?;
+                if !(1..=86_400).contains(&secs) {
+                    return Err(format!("--snapshot-secs {v}: from 1 to 86400"));
+                }
+                snapshot_secs = Some(secs);
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
     let mut cfg = Config::new(db);
     cfg.test_endpoints = test_endpoints;
+    if let Some(secs) = snapshot_secs {
+        cfg.online.snapshot_every = std::time::Duration::from_secs(secs);
+    }
     Ok(Args { addr, cfg })
 }
 

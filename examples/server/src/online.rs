@@ -7,7 +7,7 @@
 //!
 //! Persistence: the lobby holds every online room, so rewriting it whole after each command would
 //! cost as much as all the rooms together. Instead every accepted lobby command is appended to a
-//! log (with its `now`), each affected room's state is saved, and the whole lobby is snapshotted
+//! log (with its `now`), and the whole lobby is snapshotted
 //! now and then; restoring replays the log on the last snapshot, through the same code as the
 //! live commands. The lobby draws tokens, codes and colours from its own generator, seeded from
 //! the operating system's entropy when the lobby is new and saved with it in every snapshot (a
@@ -23,7 +23,7 @@ use rand::{Rng, RngExt};
 use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
-    self, Activity, Bot, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind,
+    self, Activity, Bot, CloseReason, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind,
     LobbySettings, Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId,
     RoomSettings, Token,
 };
@@ -32,11 +32,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::db::{Db, GameRecord, Loaded, Write};
+use crate::db::{Db, GameRecord, Loaded, StoreError, Write};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{color_name, ClientMsg, Refusal};
-use crate::view::{board_json, clock_json};
 use crate::Config;
+use reversi::view::{BoardView, ClockView};
 
 /// The game kind of the lobby.
 const KIND: &str = REVERSI;
@@ -190,47 +190,54 @@ struct State {
     seq: u64,
     hosted: BTreeMap<String, Room<ReversiGame>>,
     durations: Durations,
+    /// Guests' tokens to (re)write to the guests table at start.
+    guest_tokens: Vec<(String, u64)>,
+    /// The highest online room number ever used.
+    max_room: u64,
 }
 
 impl Online {
     /// Rebuilds the lobby from its snapshot and log, and the hosted rooms from their rows.
-    pub fn restore(cfg: &Config, loaded: &Loaded) -> Online {
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unreadable`] naming the first record that cannot be read (the snapshot, a
+    /// log entry, a hosted room): the server does not start rather than drop a live game.
+    pub fn restore(cfg: &Config, loaded: &Loaded) -> Result<Online, StoreError> {
         let d = cfg.online.clone();
+        let unreadable = |what: String, e: &dyn std::fmt::Display| StoreError::Unreadable {
+            what,
+            cause: e.to_string(),
+        };
         let mut new_lobby = false;
-        let mut lobby = loaded
-            .snapshot
-            .as_ref()
-            .and_then(
-                |(_, s)| match serde_json::from_str::<Lobby<ReversiGame>>(s) {
-                    Ok(l) => Some(l),
-                    Err(e) => {
-                        tracing::error!(error = %e, "could not read the lobby snapshot");
-                        None
-                    }
-                },
-            )
-            .unwrap_or_else(|| {
+        let mut lobby = match &loaded.snapshot {
+            Some((_, s)) => serde_json::from_str::<Lobby<ReversiGame>>(s)
+                .map_err(|e| unreadable("the lobby snapshot".into(), &e))?,
+            None => {
                 new_lobby = true;
                 // 256 bits from the OS-seeded generator: tokens must not be guessable.
                 let mut seed = [0u8; 32];
                 rand::rng().fill_bytes(&mut seed);
                 Lobby::with_settings(d.lobby, [(KIND.to_owned(), ReversiGame::new())], seed)
-            });
+            }
+        };
         let mut seq = loaded.snapshot.as_ref().map_or(0, |(s, _)| *s);
         let mut replayed = 0;
+        let mut new_guests = Vec::new();
         for (s, at, op) in &loaded.log {
             if *s <= seq {
                 continue;
             }
-            match serde_json::from_str::<LobbyOp>(op) {
-                Ok(op) => {
-                    if let Err(e) = apply_op(&mut lobby, Millis(*at), &op) {
-                        tracing::warn!(seq = s, error = %e, "a logged command was refused on replay");
-                    }
-                    replayed += 1;
+            let op = serde_json::from_str::<LobbyOp>(op)
+                .map_err(|e| unreadable(format!("the lobby log entry {s}"), &e))?;
+            match apply_op(&mut lobby, Millis(*at), &op) {
+                Ok(OpOut::Guest(p, t)) => new_guests.push((p, t, *at)),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(seq = s, error = %e, "a logged command was refused on replay")
                 }
-                Err(e) => tracing::error!(seq = s, error = %e, "unreadable log entry"),
             }
+            replayed += 1;
             seq = *s;
         }
         while lobby.poll_event().is_some() {}
@@ -238,17 +245,52 @@ impl Online {
             tracing::info!(replayed, "replayed the lobby log");
         }
         let mut hosted = BTreeMap::new();
-        for row in loaded.live.iter().filter(|r| r.kind == "hosted") {
-            match serde_json::from_str::<Room<ReversiGame>>(&row.state) {
-                Ok(mut r) => {
+        for row in &loaded.live {
+            match row.kind.as_str() {
+                "hosted" => {
+                    let mut r = serde_json::from_str::<Room<ReversiGame>>(&row.state)
+                        .map_err(|e| unreadable(format!("the hosted room {:?}", row.id), &e))?;
                     while r.poll_event().is_some() {}
                     hosted.insert(row.id.clone(), r);
                 }
-                Err(e) => tracing::error!(room = %row.id, error = %e, "could not restore"),
+                // The lobby's snapshot and log hold the online rooms; their rows are copies.
+                "online_room" => {}
+                other => {
+                    return Err(unreadable(
+                        format!("the live row {:?}", row.id),
+                        &format!("unknown kind {other:?}"),
+                    ))
+                }
             }
         }
+        let mut guest_tokens = Vec::new();
+        if loaded.from_version < 2 {
+            // Store version 1 kept the tokens only in the lobby: copy them to the guests table.
+            let v = serde_json::to_value(&lobby).unwrap_or(Value::Null);
+            if let Some(guests) = v.get("guests").and_then(Value::as_object) {
+                for (id, g) in guests {
+                    if let (Ok(p), Some(t)) =
+                        (id.parse::<u64>(), g.get("token").and_then(Value::as_str))
+                    {
+                        guest_tokens.push((t.to_owned(), p));
+                    }
+                }
+            }
+        } else {
+            guest_tokens.extend(
+                new_guests
+                    .into_iter()
+                    .map(|(p, t, _)| (t.as_str().to_owned(), p.0)),
+            );
+        }
+        let max_room = lobby
+            .rooms()
+            .map(|(r, _)| r.0)
+            .max()
+            .unwrap_or(0)
+            .max(loaded.max_online_room);
         let (tx, rx) = mpsc::channel(4096);
-        Online {
+        Ok(Online {
             tx,
             init: std::sync::Mutex::new(Some((
                 State {
@@ -257,10 +299,12 @@ impl Online {
                     seq,
                     hosted,
                     durations: d,
+                    guest_tokens,
+                    max_room,
                 },
                 rx,
             ))),
-        }
+        })
     }
 
     /// Starts the online task.
@@ -285,9 +329,20 @@ impl Online {
             thinking: HashSet::new(),
             game_seats: HashMap::new(),
             rematches: HashMap::new(),
+            max_room: state.max_room,
             me: self.tx.clone(),
             outbox,
         };
+        if !state.guest_tokens.is_empty() {
+            let at = wall_now().0;
+            let writes = state
+                .guest_tokens
+                .into_iter()
+                .map(|(token, player)| Write::Guest { token, player, at })
+                .collect();
+            let ack = actor.db.submit(writes);
+            let _ = actor.outbox.send((Some(ack), Vec::new()));
+        }
         if state.new_lobby {
             // Its generator's seed must be saved before the first logged command draws from it.
             actor.snapshot_at_once();
@@ -356,6 +411,8 @@ struct Actor {
     /// Finished online games that may be played again: their two players, and who offered a
     /// rematch. Kept in memory only: a restart forgets the offers.
     rematches: HashMap<RoomId, Rematch>,
+    /// The highest online room number used: a lower one that is not live is over.
+    max_room: u64,
     me: mpsc::Sender<OnlineCmd>,
     outbox: mpsc::UnboundedSender<Delivery>,
 }
@@ -367,6 +424,23 @@ struct Step {
     msgs: Vec<(Out, Utf8Bytes)>,
     dirty_online: Vec<RoomId>,
     dirty_hosted: Vec<String>,
+    /// The connection whose request this step answers, and the request's `rid`: every message
+    /// the step sends to that connection echoes it.
+    req: Option<(u64, Value)>,
+}
+
+impl Step {
+    /// The text of `v` for connection `conn`: with the request's `rid` when `conn` sent it.
+    fn text_for(&self, conn: u64, v: &Value) -> Utf8Bytes {
+        match &self.req {
+            Some((c, rid)) if *c == conn => {
+                let mut v = v.clone();
+                v["rid"] = rid.clone();
+                Utf8Bytes::from(v.to_string())
+            }
+            _ => Utf8Bytes::from(v.to_string()),
+        }
+    }
 }
 
 /// The two players of a finished online game, and who of them offered a rematch.
@@ -455,14 +529,30 @@ impl Actor {
         }
     }
 
+    /// Snapshots the lobby if it changed. The lobby is cloned here and serialised on the
+    /// blocking pool, so that the task goes on serving meanwhile (with 10,000 games the text is
+    /// megabytes long). The snapshot covers the log up to the sequence number at the clone; log
+    /// entries written before it lands are after that number, and stay.
     fn snapshot(&mut self) {
         if self.seq == self.snapshot_seq {
             return;
         }
-        self.snapshot_at_once();
+        let lobby = self.lobby.clone();
+        let seq = self.seq;
+        self.snapshot_seq = seq;
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || {
+            let state = serde_json::to_string(&lobby).expect("the lobby serialises");
+            drop(lobby);
+            let ack = db.submit(vec![Write::Snapshot { seq, state }]);
+            if let Ok(Err(e)) = ack.blocking_recv() {
+                tracing::error!(error = %e, seq, "the lobby snapshot was not saved");
+            }
+        });
     }
 
-    /// Snapshots the lobby, changed or not.
+    /// Snapshots the lobby, changed or not, before anything else is saved (a new lobby: its
+    /// generator's seed).
     fn snapshot_at_once(&mut self) {
         let state = serde_json::to_string(&self.lobby).expect("the lobby serialises");
         self.snapshot_seq = self.seq;
@@ -492,20 +582,57 @@ impl Actor {
     }
 
     fn to_player(&self, p: PlayerId, v: &Value, step: &mut Step) {
-        if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
-            step.msgs
-                .push((c.out.clone(), Utf8Bytes::from(v.to_string())));
+        let Some(&id) = self.player_conn.get(&p) else {
+            return;
+        };
+        if let Some(c) = self.conns.get(&id) {
+            let text = step.text_for(id, v);
+            step.msgs.push((c.out.clone(), text));
         }
     }
 
+    /// A direct answer to the request the step handles (it echoes the request's `rid`).
     fn reply(out: &Out, v: &Value, step: &mut Step) {
-        step.msgs
-            .push((out.clone(), Utf8Bytes::from(v.to_string())));
+        let text = match &step.req {
+            Some((_, rid)) => {
+                let mut v = v.clone();
+                v["rid"] = rid.clone();
+                Utf8Bytes::from(v.to_string())
+            }
+            None => Utf8Bytes::from(v.to_string()),
+        };
+        step.msgs.push((out.clone(), text));
+    }
+
+    /// Sends a room's state to its connected members (the requester's copy echoes its `rid`).
+    fn fan_out(&self, room: &Room<ReversiGame>, state: &mut StateMsg<'_>, step: &mut Step) {
+        let text = state.text();
+        for (p, m) in room.members() {
+            if !m.connected() {
+                continue;
+            }
+            let Some(&id) = self.player_conn.get(&p) else {
+                continue;
+            };
+            if let Some(c) = self.conns.get(&id) {
+                let t = match &step.req {
+                    Some((rc, rid)) if *rc == id => {
+                        state.rid = Some(rid.clone());
+                        let t = state.text();
+                        state.rid = None;
+                        t
+                    }
+                    _ => text.clone(),
+                };
+                step.msgs.push((c.out.clone(), t));
+            }
+        }
     }
 
     fn refuse(out: &Out, r: &Refusal, kind: &str, rid: Option<&Value>, step: &mut Step) {
         tracing::debug!(code = %r.code, request = kind, "refused");
-        Self::reply(out, &r.to_json(Some(kind), rid), step);
+        let text = Utf8Bytes::from(r.to_json(Some(kind), rid).to_string());
+        step.msgs.push((out.clone(), text));
     }
 
     /// The connection's guest, created on first use.
@@ -516,6 +643,11 @@ impl Actor {
         let Ok(OpOut::Guest(p, token)) = self.lobby_op(now, LobbyOp::AddGuest, step) else {
             unreachable!("adding a guest always works")
         };
+        step.writes.push(Write::Guest {
+            token: token.as_str().to_owned(),
+            player: p.0,
+            at: now.0,
+        });
         self.bind(conn, p);
         Self::reply(
             out,
@@ -543,6 +675,7 @@ impl Actor {
                 });
                 let kind = msg.kind();
                 let rid = msg.rid().cloned();
+                step.req = rid.clone().map(|r| (conn, r));
                 match self.client(now, conn, &out, msg, &mut step) {
                     Ok(()) => {
                         tracing::info!(conn, player = ?self.player_of(conn).map(|p| p.0), command = kind, "accepted");
@@ -590,6 +723,46 @@ impl Actor {
         self.finish(now, step);
     }
 
+    /// Whether an online room's game is over: the room is closed, or it is gone (a number the
+    /// lobby used, no longer live).
+    fn online_over(&self, r: RoomId) -> bool {
+        match self.lobby.room(r) {
+            Some(room) => room.closed().is_some() || (!room.in_game() && room.result().is_some()),
+            None => r.0 >= 1 && r.0 <= self.max_room,
+        }
+    }
+
+    /// The refusal of a move or a resignation in online room `rid`: `game_over` when the game
+    /// is over (a move that arrives after the deadline finds it lost on time), the room's error
+    /// otherwise.
+    fn online_refusal(&self, rid: RoomId, game: &str, e: &RoomError) -> Refusal {
+        let over = self.online_over(rid)
+            && matches!(
+                e,
+                RoomError::NoGameInProgress
+                    | RoomError::NotInRoom { .. }
+                    | RoomError::NotSeated { .. }
+                    | RoomError::RoomClosed
+            );
+        if over {
+            game_over(game)
+        } else {
+            room_refusal(e)
+        }
+    }
+
+    /// Refuses a command naming an online room the player is not playing in now (the lobby
+    /// applies moves and resignations to the player's current room).
+    fn in_online_room(&self, p: PlayerId, rid: RoomId, game: &str) -> Result<(), Refusal> {
+        if self.lobby.room_of(p) == Some(rid) {
+            Ok(())
+        } else if self.online_over(rid) {
+            Err(game_over(game))
+        } else {
+            Err(room_refusal(&RoomError::NotInRoom { player: p }))
+        }
+    }
+
     fn hosted_room(&mut self, id: &str) -> Result<&mut Room<ReversiGame>, Refusal> {
         self.hosted
             .get_mut(id)
@@ -621,7 +794,6 @@ impl Actor {
         msg: ClientMsg,
         step: &mut Step,
     ) -> Result<(), Refusal> {
-        let rid = msg.rid().cloned();
         match msg {
             ClientMsg::Queue { .. } => {
                 let p = self.guest(now, conn, out, step);
@@ -686,7 +858,7 @@ impl Actor {
                 self.bind(conn, p);
                 Self::reply(
                     out,
-                    &json!({"type": "guest", "player": p.0, "token": token.as_str(), "rid": rid}),
+                    &json!({"type": "guest", "player": p.0, "token": token.as_str()}),
                     step,
                 );
                 if let Some(room) = self.lobby.room_of(p) {
@@ -714,7 +886,8 @@ impl Actor {
                 ..
             } => {
                 let p = self.guest(now, conn, out, step);
-                if parse_online_id(&game).is_some() {
+                if let Some(rid) = parse_online_id(&game) {
+                    self.in_online_room(p, rid, &game)?;
                     self.lobby_op(
                         now,
                         LobbyOp::Act {
@@ -724,9 +897,12 @@ impl Actor {
                         },
                         step,
                     )
-                    .map_err(|e| room_refusal(&e))?;
+                    .map_err(|e| self.online_refusal(rid, &game, &e))?;
                 } else {
                     let room = self.hosted_room(&game)?;
+                    if !room.in_game() && room.result().is_some() {
+                        return Err(game_over(&game));
+                    }
                     let seat = room
                         .seat_of(p)
                         .ok_or_else(|| room_refusal(&RoomError::NotSeated { player: p }))?;
@@ -752,10 +928,15 @@ impl Actor {
             }
             ClientMsg::Resign { game, .. } => {
                 let p = self.guest(now, conn, out, step);
-                if parse_online_id(&game).is_some() {
+                if let Some(rid) = parse_online_id(&game) {
+                    self.in_online_room(p, rid, &game)?;
                     self.lobby_op(now, LobbyOp::Resign { player: p }, step)
-                        .map_err(|e| room_refusal(&e))?;
+                        .map_err(|e| self.online_refusal(rid, &game, &e))?;
                 } else {
+                    let room = self.hosted_room(&game)?;
+                    if !room.in_game() && room.result().is_some() {
+                        return Err(game_over(&game));
+                    }
                     self.room_cmd(now, conn, out, &game, RoomCommand::Resign, step)?;
                 }
             }
@@ -770,8 +951,13 @@ impl Actor {
                         .get(&game)
                         .map(|room| room_json("hosted", &game, room, now)),
                 };
-                let mut s = state.ok_or_else(|| crate::hub::no_such_game(&game))?;
-                s["rid"] = rid.unwrap_or(Value::Null);
+                let s = match state {
+                    Some(s) => s,
+                    None if parse_online_id(&game).is_some_and(|r| self.online_over(r)) => {
+                        return Err(game_over(&game))
+                    }
+                    None => return Err(crate::hub::no_such_game(&game)),
+                };
                 Self::reply(out, &s, step);
             }
             ClientMsg::RoomCreate { action_secs, .. } => {
@@ -786,11 +972,7 @@ impl Actor {
                 let room = Room::hosted(now, p, settings, ReversiGame::new());
                 self.hosted.insert(id.clone(), room);
                 step.dirty_hosted.push(id.clone());
-                Self::reply(
-                    out,
-                    &json!({"type": "room_created", "room": id, "rid": rid}),
-                    step,
-                );
+                Self::reply(out, &json!({"type": "room_created", "room": id}), step);
             }
             ClientMsg::RoomJoin { room, .. } => {
                 self.room_cmd(now, conn, out, &room, RoomCommand::Join, step)?
@@ -847,9 +1029,10 @@ impl Actor {
             }
             ClientMsg::Rematch { room, .. } => {
                 let p = self.guest(now, conn, out, step);
-                self.rematch(now, p, out, &room, rid, step)?;
+                self.rematch(now, p, out, &room, step)?;
             }
-            ClientMsg::Ping { .. } => {}
+            // Answered by the connection (reads of the database, not commands).
+            ClientMsg::Ping { .. } | ClientMsg::Record { .. } | ClientMsg::Games { .. } => {}
         }
         Ok(())
     }
@@ -864,7 +1047,6 @@ impl Actor {
         p: PlayerId,
         out: &Out,
         room: &str,
-        rid: Option<Value>,
         step: &mut Step,
     ) -> Result<(), Refusal> {
         let id = parse_online_id(room).ok_or_else(|| {
@@ -922,7 +1104,7 @@ impl Actor {
                 );
                 Self::reply(
                     out,
-                    &json!({"type": "rematch_waiting", "room": room, "rid": rid}),
+                    &json!({"type": "rematch_waiting", "room": room}),
                     step,
                 );
                 Ok(())
@@ -966,15 +1148,8 @@ impl Actor {
                 step.writes.push(Write::Finish(Box::new(rec)));
                 log_end(id, &result);
             }
-            let state = room_json("hosted", id, room, now);
-            let text = Utf8Bytes::from(state.to_string());
-            for (p, m) in room.members() {
-                if m.connected() {
-                    if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
-                        step.msgs.push((c.out.clone(), text.clone()));
-                    }
-                }
-            }
+            let mut state = state_msg("hosted", id, room, now);
+            self.fan_out(room, &mut state, &mut step);
             if closed {
                 self.hosted.remove(id);
                 self.game_seats.remove(id);
@@ -998,24 +1173,11 @@ impl Actor {
                 continue;
             };
             let id = online_id(rid);
-            let state = room_json("online", &id, room, now);
-            let text = Utf8Bytes::from(state.to_string());
-            for (p, m) in room.members() {
-                if m.connected() {
-                    if let Some(c) = self.player_conn.get(&p).and_then(|c| self.conns.get(c)) {
-                        step.msgs.push((c.out.clone(), text.clone()));
-                    }
-                }
-            }
+            let mut state = state_msg("online", &id, room, now);
+            self.fan_out(room, &mut state, &mut step);
+            // The lobby's log and snapshot hold the online rooms: nothing more to save.
             if room.closed().is_some() {
                 closed_rooms.push(rid);
-            } else {
-                step.writes.push(Write::Save {
-                    id,
-                    kind: "online_room",
-                    state: serde_json::to_string(room).expect("a room serialises"),
-                    at: now.0,
-                });
             }
         }
         for rid in closed_rooms {
@@ -1081,6 +1243,7 @@ impl Actor {
                 }
                 self.room_kinds
                     .insert(room, if invite.is_some() { "invite" } else { "random" });
+                self.max_room = self.max_room.max(room.0);
                 for (seat, p) in seats.iter().enumerate() {
                     let v = json!({"type": "matched", "room": online_id(room), "seat": seat, "color": color_name(seat_color(seat))});
                     self.to_player(*p, &v, step);
@@ -1166,6 +1329,15 @@ impl Actor {
     }
 }
 
+/// The refusal of a command in a game that is over.
+fn game_over(game: &str) -> Refusal {
+    let shown: String = game.chars().take(40).collect();
+    Refusal::new(
+        "game_over",
+        format!("the game {shown} is over: read its result with `record` and your token"),
+    )
+}
+
 fn log_end(id: &str, result: &room::GameResult) {
     tracing::info!(
         room = %id,
@@ -1190,11 +1362,20 @@ fn reason_json(reason: &EndReason) -> Value {
     serde_json::to_value(reason).unwrap_or(Value::Null)
 }
 
+/// The wire name of an end reason: the room crate's snake-case name, except `resignation` (the
+/// name local games use too) for the room crate's `resigned`.
 fn reason_name(reason: &EndReason) -> String {
-    reason_json(reason)["reason"]
-        .as_str()
-        .unwrap_or("unknown")
-        .to_owned()
+    match reason_json(reason)["reason"].as_str().unwrap_or("unknown") {
+        "resigned" => "resignation".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// A game's moves as the games table keeps them: squares, and `pass` for each pass (the name the
+/// protocol's history uses).
+pub fn transcript(game: &reversi::core::Game) -> String {
+    // Squares are written in lower case: an upper-case `PS` can only be a pass.
+    game.transcript_with_passes().replace("PS", "pass")
 }
 
 fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameResult) -> GameRecord {
@@ -1208,7 +1389,7 @@ fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameRes
         black: occupant_name(seats.first().unwrap_or(&None)),
         white: occupant_name(seats.get(1).unwrap_or(&None)),
         start_board: game.start().to_board_string(),
-        transcript: game.transcript_with_passes(),
+        transcript: transcript(&game),
         reason: reason_name(&result.reason),
         winner: result
             .outcome
@@ -1229,8 +1410,64 @@ fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameRes
     }
 }
 
+/// The board part of a state: the facade's view, or no board before a room's first game.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum BoardPart {
+    View(BoardView),
+    NoGame { board: (), legal: [(); 0] },
+}
+
+/// A state message, serialised straight to text (no intermediate JSON tree: it is built for
+/// every change of every room).
+#[derive(Serialize)]
+pub struct StateMsg<'a> {
+    #[serde(rename = "type")]
+    tag: &'static str,
+    kind: &'a str,
+    room: &'a str,
+    game: &'a str,
+    version: u64,
+    turn_version: Option<u64>,
+    status: &'static str,
+    host: Option<u64>,
+    seats: Vec<Value>,
+    members: Vec<Value>,
+    reservation: Option<u64>,
+    bot_leaving: bool,
+    paused: Option<room::PauseCause>,
+    game_no: u64,
+    action_limit_ms: u64,
+    deadline: Option<u64>,
+    game_limit_at: Option<u64>,
+    server_time: u64,
+    result: Option<Value>,
+    clock: Option<ClockView>,
+    #[serde(flatten)]
+    board: BoardPart,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rid: Option<Value>,
+}
+
+impl StateMsg<'_> {
+    /// The message as text.
+    pub fn text(&self) -> Utf8Bytes {
+        Utf8Bytes::from(serde_json::to_string(self).expect("a state serialises"))
+    }
+
+    /// The message as a JSON value.
+    pub fn value(&self) -> Value {
+        serde_json::to_value(self).expect("a state serialises")
+    }
+}
+
 /// The state message of an online or hosted room.
-pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) -> Value {
+pub fn state_msg<'a>(
+    kind: &'a str,
+    id: &'a str,
+    room: &Room<ReversiGame>,
+    now: Millis,
+) -> StateMsg<'a> {
     let seats: Vec<Value> = room
         .seats()
         .iter()
@@ -1255,7 +1492,11 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
         .members()
         .map(|(p, m)| json!({"player": p.0, "connected": m.connected(), "grace_until": m.grace_until().map(|t| t.0)}))
         .collect();
-    let status = if room.closed().is_some() {
+    // An online room closes as soon as its one game ends: it shows as `over` (its result is
+    // final); `closed` is a hosted room that closed (nobody came back in time).
+    let status = if room.closed() == Some(CloseReason::GameOver) {
+        "over"
+    } else if room.closed().is_some() {
         "closed"
     } else if room.paused().is_some() {
         "paused"
@@ -1266,46 +1507,57 @@ pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) ->
     } else {
         "waiting"
     };
-    let mut v = json!({
-        "type": "state",
-        "kind": kind,
-        "room": id,
-        "game": id,
-        "version": room.version(),
-        "turn_version": room.turn_version(),
-        "status": status,
-        "host": room.host().map(|p| p.0),
-        "seats": seats,
-        "members": members,
-        "reservation": room.reservation().map(|p| p.0),
-        "bot_leaving": room.bot_leaving(),
-        "paused": room.paused(),
-        "game_no": room.games_started(),
-        "action_limit_ms": room.settings().action_limit.as_millis(),
-        "deadline": room.action_deadline().map(|t| t.0),
-        "game_limit_at": room.game_limit_at().map(|t| t.0),
-        "server_time": now.0,
-        "result": room.result().map(|r| json!({
-            "game": r.game,
-            "winner": r.outcome.winner().map(|s| color_name(seat_color(s))),
-            "reason": reason_name(&r.reason),
-            "seat": reason_json(&r.reason).get("seat").cloned(),
-        })),
-        "clock": room.clock().map(|c| clock_json(c, now)),
-    });
-    match room.game() {
+    let board = match room.game() {
         Some(g) => {
-            if let (Value::Object(dst), Value::Object(src)) = (&mut v, board_json(g.record())) {
-                dst.extend(src);
-            }
+            let mut view = BoardView::of(g.record());
             if !room.in_game() || room.paused().is_some() {
-                v["legal"] = json!([]);
+                view.legal.clear();
             }
+            if !room.in_game() {
+                // The game is over (on the board, on time, by resignation…): nobody is to move.
+                view.to_move = None;
+            }
+            BoardPart::View(view)
         }
-        None => {
-            v["board"] = Value::Null;
-            v["legal"] = json!([]);
-        }
+        None => BoardPart::NoGame {
+            board: (),
+            legal: [],
+        },
+    };
+    StateMsg {
+        tag: "state",
+        kind,
+        room: id,
+        game: id,
+        version: room.version(),
+        turn_version: room.turn_version(),
+        status,
+        host: room.host().map(|p| p.0),
+        seats,
+        members,
+        reservation: room.reservation().map(|p| p.0),
+        bot_leaving: room.bot_leaving(),
+        paused: room.paused(),
+        game_no: room.games_started(),
+        action_limit_ms: u64::try_from(room.settings().action_limit.as_millis()).unwrap_or(u64::MAX),
+        deadline: room.action_deadline().map(|t| t.0),
+        game_limit_at: room.game_limit_at().map(|t| t.0),
+        server_time: now.0,
+        result: room.result().map(|r| {
+            json!({
+                "game": r.game,
+                "winner": r.outcome.winner().map(|s| color_name(seat_color(s))),
+                "reason": reason_name(&r.reason),
+                "seat": reason_json(&r.reason).get("seat").cloned(),
+            })
+        }),
+        clock: room.clock().map(|c| ClockView::of(c, now)),
+        board,
+        rid: None,
     }
-    v
+}
+
+/// The state message of an online or hosted room, as a JSON value.
+pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) -> Value {
+    state_msg(kind, id, room, now).value()
 }

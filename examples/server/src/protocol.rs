@@ -9,13 +9,15 @@ use serde_json::{json, Value};
 
 mod server;
 pub use server::{
-    ClockView, Count, HistoryPly, LegalMove, MemberView, Placement, Rate, ResultView, SeatView,
-    ServerMsg, State, StateKind,
+    ClockView, Count, GameRecordView, HistoryPly, LegalMove, MemberView, Placement, Rate,
+    ResultView, SeatView, ServerMsg, State, StateKind,
 };
 
 /// The protocol version, sent in `welcome`. Bumped on any incompatible change (version 2 dropped
-/// the games of one connection: local games run in the page and never reach the server).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// the games of one connection: local games run in the page and never reach the server; version
+/// 3 names a resignation `resignation`, ends an online room `over` rather than `closed`, and
+/// refuses commands in a finished game with `game_over`).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest text message the server reads, in bytes. A longer one is refused with
 /// `too_large` and the connection goes on.
@@ -281,6 +283,30 @@ pub enum ClientMsg {
         /// The room's id.
         room: String,
     },
+    /// Read a finished game with the token of one of its players: answered by `record`.
+    Record {
+        /// The request id, echoed by the direct answer and by any error about this message.
+        #[serde(default)]
+        rid: Option<Value>,
+        /// The room's id (`R…` online, `H…` hosted).
+        game: String,
+        /// The token `guest` handed out.
+        token: String,
+        /// Hosted rooms: which game of the room (default: the last one the player played).
+        #[serde(default)]
+        game_no: Option<u64>,
+    },
+    /// A player's recent finished games, with their moves: answered by `games`.
+    Games {
+        /// The request id, echoed by the direct answer and by any error about this message.
+        #[serde(default)]
+        rid: Option<Value>,
+        /// The token `guest` handed out.
+        token: String,
+        /// How many, newest first: 1 to 50 (default 20).
+        #[serde(default)]
+        limit: Option<u32>,
+    },
 }
 
 impl ClientMsg {
@@ -311,6 +337,8 @@ impl ClientMsg {
             ClientMsg::End { .. } => "end",
             ClientMsg::Rematch { .. } => "rematch",
             ClientMsg::Leave { .. } => "leave",
+            ClientMsg::Record { .. } => "record",
+            ClientMsg::Games { .. } => "games",
         }
     }
 
@@ -340,7 +368,9 @@ impl ClientMsg {
             | ClientMsg::Resume { rid, .. }
             | ClientMsg::End { rid, .. }
             | ClientMsg::Rematch { rid, .. }
-            | ClientMsg::Leave { rid, .. } => rid.as_ref(),
+            | ClientMsg::Leave { rid, .. }
+            | ClientMsg::Record { rid, .. }
+            | ClientMsg::Games { rid, .. } => rid.as_ref(),
         }
     }
 }
@@ -371,6 +401,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "end",
     "rematch",
     "leave",
+    "record",
+    "games",
 ];
 
 /// Parses one text frame into a message, or the refusal naming what is wrong with it, with the

@@ -379,6 +379,17 @@ fn every_client_message() -> Vec<ClientMsg> {
             rid: None,
             room: room(),
         },
+        ClientMsg::Record {
+            rid: Some(json!(3)),
+            game: game(),
+            token: "t".into(),
+            game_no: Some(2),
+        },
+        ClientMsg::Games {
+            rid: None,
+            token: "t".into(),
+            limit: Some(5),
+        },
     ]
 }
 

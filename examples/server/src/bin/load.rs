@@ -13,8 +13,12 @@
 //! moves (from the moves the server lists), each after a think time drawn between half and one
 //! and a half times `--think-ms`. The latency of a move is measured from the moment its player
 //! sends it to the moment the opponent receives the state that contains it. At the end it reports
-//! the moves per second, the latency percentiles and every error. It only ever connects to the
-//! address given, which must be a loopback address, and stops by itself after `--seconds`.
+//! the moves per second, the latency percentiles and every error. Moves and latencies are counted
+//! only once every connection is open (the ramp excluded), so that they describe all the games
+//! going at once. With `--server-pid`, it reads the server's resident memory (Linux `/proc`) before
+//! the first connection and once all games are going, and states the memory per game. It only ever
+//! connects to the address given, which must be a loopback address, and stops by itself after
+//! `--seconds`.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -34,9 +38,10 @@ struct Args {
     think: Duration,
     seconds: u64,
     ramp_per_sec: u64,
+    server_pid: Option<u32>,
 }
 
-const USAGE: &str = "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S]";
+const USAGE: &str = "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID]";
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
@@ -45,6 +50,7 @@ fn parse_args() -> Result<Args, String> {
         think: Duration::from_millis(1000),
         seconds: 90,
         ramp_per_sec: 400,
+        server_pid: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -58,6 +64,9 @@ fn parse_args() -> Result<Args, String> {
             }
             "--seconds" => a.seconds = val()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--ramp" => a.ramp_per_sec = val()?.parse().map_err(|e| format!("--ramp: {e}"))?,
+            "--server-pid" => {
+                a.server_pid = Some(val()?.parse().map_err(|e| format!("--server-pid: {e}"))?)
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
@@ -68,8 +77,17 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
+/// The resident memory of a process in KiB (Linux), if it can be read.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 #[derive(Default)]
 struct Stats {
+    /// Set once every connection is open: moves and latencies are counted from then on.
+    steady: std::sync::atomic::AtomicBool,
     moves: AtomicU64,
     games_done: AtomicU64,
     errors: AtomicU64,
@@ -91,8 +109,9 @@ impl Stats {
     }
 }
 
-/// Moves in flight: room → (history length that will show the move, mover's colour, sent at).
-type InFlight = Arc<Mutex<HashMap<String, (usize, Color, Instant)>>>;
+/// The move each room waits to see: the history length it makes, its mover, when it was sent, and
+/// whether it counts (sent once all games were going).
+type InFlight = Arc<Mutex<HashMap<String, (usize, Color, Instant, bool)>>>;
 
 /// A client message as a WebSocket text frame.
 fn frame(msg: &ClientMsg) -> Message {
@@ -121,9 +140,17 @@ async fn play(
     seed: u64,
 ) -> Result<(), String> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
+    // Small buffers, as the server's: thousands of connections share the machine.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("ws://{addr}/ws"),
+        Some(config),
+        false,
+    )
+    .await
+    .map_err(|e| format!("connect: {e}"))?;
     ws.send(frame(&ClientMsg::Queue { rid: None }))
         .await
         .map_err(|e| format!("send: {e}"))?;
@@ -159,11 +186,13 @@ async fn play(
                 let received = Instant::now();
                 {
                     let mut f = inflight.lock().unwrap();
-                    if let Some((len, mover, sent)) = f.get(&room) {
+                    if let Some((len, mover, sent, counted)) = f.get(&room) {
                         if *mover != color && history >= *len {
                             let us = received.duration_since(*sent).as_micros() as u64;
+                            if *counted {
+                                stats.latencies_us.lock().unwrap().push(us);
+                            }
                             f.remove(&room);
-                            stats.latencies_us.lock().unwrap().push(us);
                         }
                     }
                 }
@@ -188,10 +217,11 @@ async fn play(
                     let square = legal[rng.random_range(0..legal.len())].square;
                     moved_at_version = version;
                     let sent = Instant::now();
+                    let counted = stats.steady.load(Ordering::Relaxed);
                     inflight
                         .lock()
                         .unwrap()
-                        .insert(room.clone(), (history + 1, color, sent));
+                        .insert(room.clone(), (history + 1, color, sent, counted));
                     ws.send(frame(&ClientMsg::Move {
                         rid: None,
                         game: room.clone(),
@@ -200,10 +230,12 @@ async fn play(
                     }))
                     .await
                     .map_err(|e| format!("send: {e}"))?;
-                    stats.moves.fetch_add(1, Ordering::Relaxed);
-                    let mut first = stats.first_move.lock().unwrap();
-                    first.get_or_insert(sent);
-                    *stats.last_move.lock().unwrap() = Some(sent);
+                    if counted {
+                        stats.moves.fetch_add(1, Ordering::Relaxed);
+                        let mut first = stats.first_move.lock().unwrap();
+                        first.get_or_insert(sent);
+                        *stats.last_move.lock().unwrap() = Some(sent);
+                    }
                 }
             }
             ServerMsg::Error { code, message, .. } => {
@@ -251,6 +283,7 @@ fn main() {
             args.think.as_millis(),
             args.seconds
         );
+        let rss_before = args.server_pid.and_then(rss_kib);
         let mut tasks = Vec::new();
         let gap = Duration::from_micros(1_000_000 / args.ramp_per_sec.max(1));
         for i in 0..clients {
@@ -269,6 +302,20 @@ fn main() {
             "load: all {clients} connections opened in {:.1} s",
             ramped.as_secs_f64()
         );
+        // Let the last games be matched, then measure.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        stats.steady.store(true, Ordering::Relaxed);
+        let playing = stats.matched.load(Ordering::Relaxed) / 2 - stats.games_done.load(Ordering::Relaxed);
+        if let (Some(pid), Some(before)) = (args.server_pid, rss_before) {
+            if let Some(after) = rss_kib(pid) {
+                println!(
+                    "load: server memory {:.1} MiB before, {:.1} MiB with {playing} games going: {:.1} KiB per game (its two connections included)",
+                    before as f64 / 1024.0,
+                    after as f64 / 1024.0,
+                    after.saturating_sub(before) as f64 / playing.max(1) as f64
+                );
+            }
+        }
         for t in tasks {
             let _ = t.await;
         }

@@ -20,7 +20,7 @@ use super::Level;
 /// let msg: ServerMsg = serde_json::from_str(text).unwrap();
 /// assert_eq!(
 ///     msg,
-///     ServerMsg::Matched { room: "R12".into(), seat: 0, color: reversi::core::Color::Black }
+///     ServerMsg::Matched { room: "R12".into(), seat: 0, color: reversi::core::Color::Black, rid: None }
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,11 +74,18 @@ pub enum ServerMsg {
     Queued {
         /// Until when (wall-clock milliseconds).
         until: u64,
+        /// The `rid` of the request it answers, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rid: Option<Value>,
     },
     /// The wait for an opponent ran out.
     QueueExpired,
     /// The wait for an opponent was cancelled.
-    QueueCancelled,
+    QueueCancelled {
+        /// The `rid` of the request it answers, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rid: Option<Value>,
+    },
     /// An invite was created.
     Invite {
         /// The code to give the opponent.
@@ -87,6 +94,9 @@ pub enum ServerMsg {
         link: String,
         /// When it runs out (wall-clock milliseconds).
         expires_at: u64,
+        /// The `rid` of the request it answers, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rid: Option<Value>,
     },
     /// The invite ran out.
     InviteExpired {
@@ -97,6 +107,9 @@ pub enum ServerMsg {
     InviteCancelled {
         /// Its code.
         code: String,
+        /// The `rid` of the request it answers, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rid: Option<Value>,
     },
     /// An online game started (or was reconnected to).
     Matched {
@@ -106,6 +119,21 @@ pub enum ServerMsg {
         seat: usize,
         /// The player's colour.
         color: Color,
+        /// The `rid` of the request it answers, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rid: Option<Value>,
+    },
+    /// A finished game, read with the token of one of its players (the answer to `record`).
+    Record(Box<GameRecordView>),
+    /// A player's recent finished games, newest first (the answer to `games`).
+    Games {
+        /// The player the token belongs to.
+        player: u64,
+        /// The games, newest first.
+        games: Vec<GameRecordView>,
+        /// The `rid` of the request it answers, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rid: Option<Value>,
     },
     /// A hosted room was created.
     RoomCreated {
@@ -241,6 +269,60 @@ pub struct State {
     /// Rooms: the server's time when it sent the state (wall-clock milliseconds).
     #[serde(default)]
     pub server_time: Option<u64>,
+    /// The `rid` of the request this state answers, if any (only in the requester's copy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rid: Option<Value>,
+}
+
+/// A finished game as recorded: who played, how it ended, and its moves.
+///
+/// ```
+/// use reversi_server::protocol::{GameRecordView, ServerMsg};
+///
+/// let text = r#"{"type":"record","game":"R3","game_no":1,"kind":"random","black":"guest:1",
+///     "white":"guest:2","winner":"white","reason":"resignation","count":{"black":3,"white":1},
+///     "moves":[{"color":"black","move":"f5"}],"transcript":"f5","started_at":1,"ended_at":2,
+///     "black_ms":null,"white_ms":null,"rid":7}"#;
+/// let ServerMsg::Record(r) = serde_json::from_str(text).unwrap() else { panic!() };
+/// assert_eq!(r.reason, "resignation");
+/// assert_eq!(r.moves.len(), 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRecordView {
+    /// The room's id (`R…` online, `H…` hosted).
+    pub game: String,
+    /// The game's number in its room.
+    pub game_no: u64,
+    /// `random`, `invite` or `hosted`.
+    pub kind: String,
+    /// Who held black: `guest:<player>` or `bot:<level>`.
+    pub black: String,
+    /// Who held white: `guest:<player>` or `bot:<level>`.
+    pub white: String,
+    /// The winner, `None` for a draw or a game ended without a result.
+    #[serde(default)]
+    pub winner: Option<Color>,
+    /// Why it ended (the `result.reason` names of a state).
+    pub reason: String,
+    /// The discs at the end.
+    pub count: Count,
+    /// The moves, passes included.
+    pub moves: Vec<HistoryPly>,
+    /// The same moves as one string, a pass written `pass` (`f5d6…pass…`).
+    pub transcript: String,
+    /// When it started (wall-clock milliseconds).
+    pub started_at: u64,
+    /// When it ended (wall-clock milliseconds).
+    pub ended_at: u64,
+    /// Black's time left at the end (`None` when unlimited).
+    #[serde(default)]
+    pub black_ms: Option<u64>,
+    /// White's time left at the end (`None` when unlimited).
+    #[serde(default)]
+    pub white_ms: Option<u64>,
+    /// The `rid` of the `record` request it answers (absent inside `games`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rid: Option<Value>,
 }
 
 /// How a game ended.
