@@ -4,10 +4,11 @@
 
 use crate::bits::{flips, legal};
 use crate::pattern::{Weights, UNITS_PER_DISC};
-use crate::search::Search;
+use crate::search::{Search, SearchKernel};
 use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Engine, Limits, SearchResult};
+use reversi_core::movegen::MoveGen;
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -190,22 +191,55 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 const X_SQUARES: u64 = 0x4200_0000_0000_4200;
 
 /// Principal variation search `depth` plies deep; meaningless once `st.aborted`.
-fn pvs(st: &mut State<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+#[inline(always)]
+fn pvs<G: MoveGen>(
+    g: G,
+    st: &mut State<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    g.run(
+        #[inline(always)]
+        move |g| pvs_body(g, st, p, o, depth, alpha, beta),
+    )
+}
+
+#[inline(always)]
+fn pvs_body<G: MoveGen>(
+    g: G,
+    st: &mut State<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     if st.tick() {
         return 0;
     }
-    let moves = legal(p, o);
+    let moves = g.legal_moves(p, o);
     if depth == 0 {
-        if moves == 0 && legal(o, p) == 0 {
+        let theirs = g.legal_moves(o, p);
+        if moves == 0 && theirs == 0 {
             return terminal(p, o);
         }
-        return st.w.eval(p, o);
+        return st.w.eval_with_mobility(
+            p,
+            o,
+            moves.count_ones() as i32 - theirs.count_ones() as i32,
+        );
     }
     if moves == 0 {
-        if legal(o, p) == 0 {
+        if g.legal_moves(o, p) == 0 {
             return terminal(p, o);
         }
-        return -pvs(st, o, p, depth, -beta, -alpha);
+        return -pvs(g, st, o, p, depth, -beta, -alpha);
+    }
+    if depth == 1 {
+        return last_ply(g, st, p, o, moves, alpha, beta);
     }
     let alpha0 = alpha;
     let mut tt_move = NO_MOVE;
@@ -231,12 +265,16 @@ fn pvs(st: &mut State<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32
     while mm != 0 {
         let s = mm.trailing_zeros();
         mm &= mm - 1;
-        let f = flips(p, o, s);
+        let f = g.flips(p, o, s as u8);
         let (np, no) = (o ^ f, p ^ f ^ (1 << s));
         let key = if s as u8 == tt_move {
             i32::MAX
         } else if depth >= 4 {
-            -st.w.eval(np, no) - 64 * legal(np, no).count_ones() as i32
+            {
+                let (mine, theirs) = (g.legal_moves(np, no), g.legal_moves(no, np));
+                let mob = mine.count_ones() as i32 - theirs.count_ones() as i32;
+                -st.w.eval_with_mobility(np, no, mob) - 64 * mine.count_ones() as i32
+            }
         } else {
             let bonus = if CORNERS >> s & 1 != 0 {
                 4
@@ -245,7 +283,7 @@ fn pvs(st: &mut State<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32
             } else {
                 0
             };
-            bonus - legal(np, no).count_ones() as i32
+            bonus - g.legal_moves(np, no).count_ones() as i32
         };
         list[n] = (key, s as u8, f);
         n += 1;
@@ -256,11 +294,11 @@ fn pvs(st: &mut State<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32
     for (i, &(_, s, f)) in list[..n].iter().enumerate() {
         let (np, no) = (o ^ f, p ^ f ^ (1 << s));
         let v = if i == 0 {
-            -pvs(st, np, no, depth - 1, -beta, -alpha)
+            -pvs(g, st, np, no, depth - 1, -beta, -alpha)
         } else {
-            let v = -pvs(st, np, no, depth - 1, -alpha - 1, -alpha);
+            let v = -pvs(g, st, np, no, depth - 1, -alpha - 1, -alpha);
             if v > alpha && v < beta && !st.aborted {
-                -pvs(st, np, no, depth - 1, -beta, -alpha)
+                -pvs(g, st, np, no, depth - 1, -beta, -alpha)
             } else {
                 v
             }
@@ -283,21 +321,84 @@ fn pvs(st: &mut State<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32
     best
 }
 
+/// The last ply of a search: each move's position evaluated (corners tried first), without
+/// the transposition table.
+#[inline(always)]
+fn last_ply<G: MoveGen>(
+    g: G,
+    st: &mut State<'_>,
+    p: u64,
+    o: u64,
+    moves: u64,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    let mut best = -INF;
+    for part in [moves & CORNERS, moves & !CORNERS] {
+        let mut mm = part;
+        while mm != 0 {
+            let s = mm.trailing_zeros();
+            mm &= mm - 1;
+            if st.tick() {
+                return 0;
+            }
+            let f = g.flips(p, o, s as u8);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << s));
+            let mine = g.legal_moves(np, no);
+            let theirs = g.legal_moves(no, np);
+            let v = if mine == 0 && theirs == 0 {
+                -terminal(np, no)
+            } else {
+                -st.w.eval_with_mobility(
+                    np,
+                    no,
+                    mine.count_ones() as i32 - theirs.count_ones() as i32,
+                )
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
 /// One iteration at the root over `order`: the moves with their scores, best first (scores
 /// after the first are bounds). `None` when stopped before the first move was searched; when
 /// stopped later, the moves searched so far.
 fn root(st: &mut State<'_>, p: u64, o: u64, depth: u32, order: &[u8]) -> Option<Vec<(u8, i32)>> {
+    match SearchKernel::best() {
+        SearchKernel::Portable(g) => root_with(g, st, p, o, depth, order),
+        SearchKernel::Avx2(g) => root_with(g, st, p, o, depth, order),
+        SearchKernel::Avx512(g) => root_with(g, st, p, o, depth, order),
+    }
+}
+
+fn root_with<G: MoveGen>(
+    g: G,
+    st: &mut State<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    order: &[u8],
+) -> Option<Vec<(u8, i32)>> {
     let mut alpha = -INF;
     let mut out: Vec<(u8, i32)> = Vec::with_capacity(order.len());
     for (i, &s) in order.iter().enumerate() {
         let f = flips(p, o, u32::from(s));
         let (np, no) = (o ^ f, p ^ f ^ (1 << s));
         let v = if i == 0 {
-            -pvs(st, np, no, depth - 1, -INF, INF)
+            -pvs(g, st, np, no, depth - 1, -INF, INF)
         } else {
-            let v = -pvs(st, np, no, depth - 1, -alpha - 1, -alpha);
+            let v = -pvs(g, st, np, no, depth - 1, -alpha - 1, -alpha);
             if v > alpha && !st.aborted {
-                -pvs(st, np, no, depth - 1, -INF, -alpha)
+                -pvs(g, st, np, no, depth - 1, -INF, -alpha)
             } else {
                 v
             }
@@ -470,7 +571,12 @@ pub(crate) fn mid_scores(
     let mut out = Vec::with_capacity(order.len());
     for &s in order {
         let f = flips(p, o, u32::from(s));
-        let v = -pvs(&mut st, o ^ f, p ^ f ^ (1 << s), depth - 1, -INF, INF);
+        let (np, no) = (o ^ f, p ^ f ^ (1 << s));
+        let v = match SearchKernel::best() {
+            SearchKernel::Portable(g) => -pvs(g, &mut st, np, no, depth - 1, -INF, INF),
+            SearchKernel::Avx2(g) => -pvs(g, &mut st, np, no, depth - 1, -INF, INF),
+            SearchKernel::Avx512(g) => -pvs(g, &mut st, np, no, depth - 1, -INF, INF),
+        };
         if st.aborted {
             *nodes = st.nodes;
             return None;

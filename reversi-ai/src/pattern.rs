@@ -185,7 +185,7 @@ const LOWER: [u64; 5] = [MAIN_DIAG, lower(1), lower(2), lower(3), lower(4)];
 
 /// Calls `f(kind, bits)` for each of the [`INSTANCES`] pattern instances of board `b`, `bits`
 /// holding the instance's squares in reading order (bit `i` = square `i` of the kind).
-#[inline(always)]
+#[cfg(test)]
 fn for_each_instance(b: u64, mut f: impl FnMut(usize, u32)) {
     let s = orientations(b);
     // Rows 2-4: the row on the board, its mirror row, and the two columns.
@@ -220,6 +220,64 @@ fn for_each_instance(b: u64, mut f: impl FnMut(usize, u32)) {
     }
 }
 
+/// Calls `f(index)` for each of the [`INSTANCES`] pattern instances of the position (`p` the
+/// mover's discs, `o` the opponent's), `index` being the instance's weight within a stage. The
+/// same instances in the same order as [`for_each_instance`] reads them, both boards at once.
+#[inline(always)]
+fn for_each_index(p: u64, o: u64, mut f: impl FnMut(usize)) {
+    #[inline(always)]
+    fn t(k: usize, pb: u64, ob: u64) -> usize {
+        OFFSETS[k] + TERNARY[pb as usize] as usize + 2 * TERNARY[ob as usize] as usize
+    }
+    #[inline(always)]
+    fn edge(x: u64) -> u64 {
+        (x & 0xFF) | (((x >> 9) & 1) << 8) | (((x >> 14) & 1) << 9)
+    }
+    #[inline(always)]
+    fn c33(x: u64) -> u64 {
+        (x & 7) | (((x >> 8) & 7) << 3) | (((x >> 16) & 7) << 6)
+    }
+    #[inline(always)]
+    fn c25(x: u64) -> u64 {
+        (x & 0x1F) | (((x >> 8) & 0x1F) << 5)
+    }
+    let sp = orientations(p);
+    let so = orientations(o);
+    for i in [0, 1, 4, 5] {
+        let (x, y) = (sp[i], so[i]);
+        f(t(0, (x >> 8) & 0xFF, (y >> 8) & 0xFF));
+        f(t(1, (x >> 16) & 0xFF, (y >> 16) & 0xFF));
+        f(t(2, (x >> 24) & 0xFF, (y >> 24) & 0xFF));
+        f(t(8, edge(x), edge(y)));
+    }
+    for i in [0, 2] {
+        let (x, y) = (sp[i], so[i]);
+        f(t(
+            3,
+            u64::from(gather_diag(x, MAIN_DIAG)),
+            u64::from(gather_diag(y, MAIN_DIAG)),
+        ));
+        for k in 1..5usize {
+            f(t(
+                3 + k,
+                u64::from(gather_diag(x, UPPER[k]) >> k),
+                u64::from(gather_diag(y, UPPER[k]) >> k),
+            ));
+            f(t(
+                3 + k,
+                u64::from(gather_diag(x, LOWER[k])),
+                u64::from(gather_diag(y, LOWER[k])),
+            ));
+        }
+    }
+    for i in 0..4 {
+        f(t(9, c33(sp[i]), c33(so[i])));
+    }
+    for i in 0..8 {
+        f(t(10, c25(sp[i]), c25(so[i])));
+    }
+}
+
 /// The feature indices of a position (`p` the mover's discs, `o` the opponent's) within a
 /// stage's weights: one per pattern instance. Training code uses them; the evaluation sums the
 /// weights at these indices.
@@ -236,20 +294,10 @@ fn for_each_instance(b: u64, mut f: impl FnMut(usize, u32)) {
 /// ```
 #[must_use]
 pub fn features(p: u64, o: u64) -> [u32; INSTANCES] {
-    let mut pb = [0u32; INSTANCES];
-    let mut kinds = [0u8; INSTANCES];
-    let mut n = 0;
-    for_each_instance(p, |k, bits| {
-        pb[n] = bits;
-        kinds[n] = k as u8;
-        n += 1;
-    });
     let mut out = [0u32; INSTANCES];
     let mut n = 0;
-    for_each_instance(o, |k, bits| {
-        out[n] = (OFFSETS[k]
-            + TERNARY[pb[n] as usize] as usize
-            + 2 * TERNARY[bits as usize] as usize) as u32;
+    for_each_index(p, o, |i| {
+        out[n] = i as u32;
         n += 1;
     });
     out
@@ -583,16 +631,13 @@ impl Weights {
     }
 
     /// [`Weights::eval`] given the mobility difference (the mover's moves minus the opponent's).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn eval_with_mobility(&self, p: u64, o: u64, mob: i32) -> i32 {
         let empties = (!(p | o)).count_ones();
         let w = self.stage(stage(empties));
-        let f = features(p, o);
-        let mut s = 0i32;
-        for &i in &f {
-            s += i32::from(w[i as usize]);
-        }
-        s + i32::from(w[MOBILITY]) * mob + i32::from(w[BIAS])
+        let mut s = i32::from(w[MOBILITY]) * mob + i32::from(w[BIAS]);
+        for_each_index(p, o, |i| s += i32::from(w[i]));
+        s
     }
 }
 
@@ -640,6 +685,30 @@ mod tests {
             assert_eq!(v[38 + j], (10, read(x, SQUARES[10])));
         }
         v
+    }
+
+    #[test]
+    fn features_are_the_ternary_readings_of_the_instances() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..200 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let p = x & 0x00FF_F0F0_5A5A_3C3C;
+            let o = !p & x.rotate_left(29);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for_each_instance(p, |k, bits| a.push((k, bits)));
+            for_each_instance(o, |_, bits| b.push(bits));
+            let slow: Vec<u32> = a
+                .iter()
+                .zip(&b)
+                .map(|(&(k, pb), &ob)| {
+                    (OFFSETS[k] + TERNARY[pb as usize] as usize + 2 * TERNARY[ob as usize] as usize)
+                        as u32
+                })
+                .collect();
+            assert_eq!(features(p, o).to_vec(), slow);
+        }
     }
 
     #[test]
