@@ -10,6 +10,7 @@
 //! `--out PATH` (weights), `--plot PATH` (PNG of predicted against exact scores on held-back
 //! endgame positions), `--csv PATH` (every held-back position: empties, label, prediction,
 //! exact). It prints the validation error (mean absolute error in discs) per stage.
+//! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
 
 use reversi::ai::train::{train, TrainConfig, Validation};
 use std::process::ExitCode;
@@ -39,6 +40,7 @@ fn run() -> Result<(), String> {
     let mut out = None;
     let mut plot = None;
     let mut csv = None;
+    let mut replot = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -53,12 +55,43 @@ fn run() -> Result<(), String> {
             "--out" => out = Some(value::<String>(&mut args, &a)?),
             "--plot" => plot = Some(value::<String>(&mut args, &a)?),
             "--csv" => csv = Some(value::<String>(&mut args, &a)?),
+            "--replot" => replot = Some(value::<String>(&mut args, &a)?),
             _ => {
                 return Err(format!(
                     "unknown option {a:?} (see the comment at the top of examples/train.rs)"
                 ))
             }
         }
+    }
+    if let Some(from) = replot {
+        let path = plot.ok_or("--replot needs --plot PATH")?;
+        let text = std::fs::read_to_string(&from).map_err(|e| format!("{from}: {e}"))?;
+        let mut points = Vec::new();
+        for (i, line) in text.lines().enumerate().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let bad = || {
+                format!(
+                    "{from}: line {}: expected empties,label,predicted,exact",
+                    i + 1
+                )
+            };
+            if f.len() != 4 {
+                return Err(bad());
+            }
+            points.push(Validation {
+                empties: f[0].parse().map_err(|_| bad())?,
+                label: f[1].parse().map_err(|_| bad())?,
+                predicted: f[2].parse().map_err(|_| bad())?,
+                exact: f[3].parse().map_err(|_| bad())?,
+            });
+        }
+        let exact: Vec<&Validation> = points.iter().filter(|v| v.exact && v.empties > 0).collect();
+        std::fs::write(&path, scatter_png(&exact)).map_err(|e| format!("{path}: {e}"))?;
+        println!(
+            "plot of {} held-back exact positions written to {path}",
+            exact.len()
+        );
+        return Ok(());
     }
     println!("config: {cfg:?}");
     let start = Instant::now();
@@ -118,9 +151,17 @@ fn scatter_png(points: &[&Validation]) -> Vec<u8> {
     for v in points {
         let x = to_px(v.label);
         let y = N - 1 - to_px(v.predicted);
-        let px = &mut img[y * N + x];
-        // Darker where points pile up.
-        *px = [px[0].saturating_sub(60), px[1].saturating_sub(60), 255];
+        // A 3x3 dot, darker where points pile up.
+        for yy in y.saturating_sub(1)..=(y + 1).min(N - 1) {
+            for xx in x.saturating_sub(1)..=(x + 1).min(N - 1) {
+                let px = &mut img[yy * N + xx];
+                *px = [
+                    px[0].saturating_sub(25),
+                    px[1].saturating_sub(25),
+                    px[2].saturating_sub(5),
+                ];
+            }
+        }
     }
     let mut raw = Vec::with_capacity(N * (3 * N + 1));
     for r in 0..N {
