@@ -1,7 +1,7 @@
 //! The Expert level, hints in discs and the NBoard driver.
 
 use reversi_ai::nboard::{parse_ggf, Command, Driver, NBoardError};
-use reversi_ai::{hints, solve, Engine, Expert, Level, Limits, Scoring, SolveOptions};
+use reversi_ai::{solve, Engine, Expert, Level, Limits, SolveOptions};
 use reversi_core::{Move, Position};
 use std::sync::atomic::AtomicBool;
 
@@ -77,6 +77,7 @@ fn expert_respects_a_node_limit_and_is_reproducible() {
 #[cfg(feature = "embedded-weights")]
 #[test]
 fn midgame_hints_are_in_discs() {
+    use reversi_ai::{hints, Scoring};
     let stop = AtomicBool::new(false);
     let h = hints(
         &Position::initial(),
