@@ -1,9 +1,10 @@
 //! # reversi-ai
 //!
 //! Evaluation and search for Othello/Reversi on top of `reversi-core`: an [`Engine`] trait that
-//! any frontend drives the same way, the levels [`Level::Easy`], [`Level::Normal`] and
-//! [`Level::Hard`], a background [`SearchHandle`], move [`hints`] and an exact endgame
-//! [`Solver`].
+//! any frontend drives the same way, the levels [`Level::Easy`], [`Level::Normal`],
+//! [`Level::Hard`] and [`Level::Expert`] (on the trained [`pattern`] evaluation, made by
+//! [`train`]), a background [`SearchHandle`], move [`hints`], an exact endgame [`Solver`] and an
+//! NBoard protocol driver ([`nboard`]).
 //!
 //! ```
 //! use reversi_ai::{hints, solve, Scoring, Engine, Level, Limits, SearchHandle, SolveOptions};
