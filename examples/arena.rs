@@ -2,7 +2,11 @@
 //! `cargo run --release --example arena -- --a ENGINE --b ENGINE --games N
 //! [--openings FILE | --random-openings PLIES] [--seed S]`.
 //!
-//! An engine is `easy`, `normal`, `hard`, `depth:N` or `nodes:N`. Each opening is played twice,
+//! An engine is `easy`, `normal`, `hard`, `expert`, `depth:N`, `nodes:N`, or
+//! `nboard:COMMAND`: an external program speaking the NBoard protocol, started with COMMAND
+//! (split on spaces; for instance `nboard:target/release/examples/nboard` or
+//! `nboard:edax -q -n 1 -l 18 -nboard`). It is told the position of each move as a GGF
+//! game and answers `go`. Each opening is played twice,
 //! with the colours swapped, so `--games` is rounded up to an even number. Openings come from a
 //! file (one board per line in OBF, `BOARD SIDE`, scores ignored; or one transcript per line such
 //! as `f5d6c3`) or are random legal moves from the start (`--random-openings`, default 6 plies),
@@ -10,19 +14,152 @@
 //! losses of A, its points percentage, the Elo difference with a 95 % interval, and the longest
 //! and median time per move of each engine.
 
-use reversi_ai::{engine_from_name, Engine, Limits};
+use reversi_ai::{engine_from_name, AiError, Engine, Limits, SearchResult};
 use reversi_core::{Game, Move, Position};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 fn usage() -> ExitCode {
     eprintln!(
         "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S]\n\
-         ENGINE: easy | normal | hard | depth:N | nodes:N"
+         ENGINE: easy | normal | hard | expert | depth:N | nodes:N | nboard:COMMAND"
     );
     ExitCode::from(2)
+}
+
+/// An external engine driven through the NBoard protocol.
+struct NBoardEngine {
+    name: String,
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    pings: i64,
+}
+
+impl NBoardEngine {
+    fn start(command: &str) -> Result<NBoardEngine, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("nboard: needs a command")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let input = child.stdin.take().ok_or("no stdin")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut e = NBoardEngine {
+            name: format!("nboard:{command}"),
+            child,
+            input,
+            output,
+            pings: 0,
+        };
+        e.send("nboard 2")?;
+        e.sync()?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("{}: cannot write: {e}", self.name))
+    }
+
+    fn read_line(&mut self) -> Result<String, String> {
+        let mut line = String::new();
+        match self.output.read_line(&mut line) {
+            Ok(0) => Err(format!("{}: the engine closed its output", self.name)),
+            Ok(_) => Ok(line.trim().to_string()),
+            Err(e) => Err(format!("{}: cannot read: {e}", self.name)),
+        }
+    }
+
+    /// Sends a ping and reads up to its pong.
+    fn sync(&mut self) -> Result<(), String> {
+        self.pings += 1;
+        let n = self.pings;
+        self.send(&format!("ping {n}"))?;
+        loop {
+            if self.read_line()? == format!("pong {n}") {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl Drop for NBoardEngine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The position as a GGF game without moves.
+fn ggf(pos: &Position) -> String {
+    let (b, w) = (pos.black().0, pos.white().0);
+    let cells: String = (0..64)
+        .map(|i| {
+            if b >> i & 1 != 0 {
+                '*'
+            } else if w >> i & 1 != 0 {
+                'O'
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let side = if pos.side_to_move() == reversi_core::Color::Black {
+        '*'
+    } else {
+        'O'
+    };
+    format!("(;GM[Othello]PC[arena]TY[8]BO[8 {cells} {side}];)")
+}
+
+impl Engine for NBoardEngine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(
+        &mut self,
+        pos: &Position,
+        _limits: &Limits,
+        _stop: &AtomicBool,
+    ) -> Result<SearchResult, AiError> {
+        if pos.is_game_over() {
+            return Err(AiError::GameOver);
+        }
+        // The trait's error type has no room for IO failures: they end the match.
+        let fail = |e: String| -> ! {
+            eprintln!("\narena: {e}");
+            std::process::exit(1)
+        };
+        self.send(&format!("set game {}", ggf(pos)))
+            .unwrap_or_else(|e| fail(e));
+        self.send("go").unwrap_or_else(|e| fail(e));
+        loop {
+            let line = self.read_line().unwrap_or_else(|e| fail(e));
+            if let Some(rest) = line.strip_prefix("===") {
+                let word = rest.split_whitespace().next().unwrap_or("");
+                let mv = reversi_ai::nboard::parse_move(word)
+                    .unwrap_or_else(|e| fail(format!("{}: {e}", self.name)));
+                return Ok(SearchResult {
+                    best_move: mv,
+                    score: 0,
+                    exact: false,
+                    depth: 0,
+                    nodes: 0,
+                    pv: vec![mv],
+                });
+            }
+        }
+    }
 }
 
 struct SplitMix(u64);
@@ -119,6 +256,14 @@ fn play(
     Ok(d)
 }
 
+/// An engine of this library by name, or an external NBoard engine (`nboard:COMMAND`).
+fn make_engine(name: &str, seed: u64) -> Result<Box<dyn Engine>, String> {
+    match name.strip_prefix("nboard:") {
+        Some(cmd) => Ok(Box::new(NBoardEngine::start(cmd)?)),
+        None => engine_from_name(name, seed).map_err(|e| e.to_string()),
+    }
+}
+
 fn elo(p: f64) -> f64 {
     let p = p.clamp(1e-4, 1.0 - 1e-4);
     -400.0 * (1.0 / p - 1.0).log10()
@@ -162,14 +307,14 @@ fn main() -> ExitCode {
         eprintln!("arena: --a, --b and --games are required");
         return usage();
     };
-    let mut ea = match engine_from_name(&a, seed) {
+    let mut ea = match make_engine(&a, seed) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("arena: {e}");
             return usage();
         }
     };
-    let mut eb = match engine_from_name(&b, seed ^ 0xB) {
+    let mut eb = match make_engine(&b, seed ^ 0xB) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("arena: {e}");

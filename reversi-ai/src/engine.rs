@@ -113,6 +113,9 @@ pub enum Level {
     Normal,
     /// Iterative deepening within about 0.85 s on a richer evaluation, exact at 14 empties.
     Hard,
+    /// The trained pattern evaluation ([`crate::pattern`]) with a deeper search, about 1 s a
+    /// move, exact from 16 to 22 empties ([`crate::Expert`]).
+    Expert,
 }
 
 impl Level {
@@ -130,6 +133,7 @@ impl Level {
             Level::Easy => Box::new(Easy::new(seed)),
             Level::Normal => Box::new(Normal::new(seed)),
             Level::Hard => Box::new(SearchEngine::hard()),
+            Level::Expert => Box::new(crate::Expert::new()),
         }
     }
 }
@@ -140,13 +144,14 @@ impl core::fmt::Display for Level {
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
+            Level::Expert => "expert",
         })
     }
 }
 
 impl core::str::FromStr for Level {
     type Err = AiError;
-    /// Parses `easy`, `normal` or `hard` (any case).
+    /// Parses `easy`, `normal`, `hard` or `expert` (any case).
     ///
     /// # Errors
     ///
@@ -156,12 +161,13 @@ impl core::str::FromStr for Level {
             "easy" => Ok(Level::Easy),
             "normal" => Ok(Level::Normal),
             "hard" => Ok(Level::Hard),
+            "expert" => Ok(Level::Expert),
             _ => Err(AiError::EngineName(s.to_string())),
         }
     }
 }
 
-/// Builds an engine from its name: `easy`, `normal`, `hard`, `depth:N` (a midgame search N
+/// Builds an engine from its name: `easy`, `normal`, `hard`, `expert`, `depth:N` (a midgame search N
 /// plies deep, exact at 14 empties) or `nodes:N` (iterative deepening within N nodes, exact at 14
 /// empties when the budget allows).
 ///

@@ -26,8 +26,8 @@ pub enum AiError {
         /// Nodes searched before the stop.
         nodes: u64,
     },
-    /// An engine name that is not `easy`, `normal`, `hard`, `depth:N` or `nodes:N`.
-    #[error("{0:?} is not an engine (expected easy, normal, hard, depth:N or nodes:N)")]
+    /// An engine name that is not `easy`, `normal`, `hard`, `expert`, `depth:N` or `nodes:N`.
+    #[error("{0:?} is not an engine (expected easy, normal, hard, expert, depth:N or nodes:N)")]
     EngineName(String),
     /// A search thread panicked (a bug).
     #[error("the search thread panicked")]

@@ -1,5 +1,6 @@
 //! Hints: a score for every legal move.
 
+use crate::pattern::Weights;
 use crate::search::Search;
 use crate::tt::TransTable;
 use crate::{AiError, Limits, Scoring};
@@ -22,8 +23,10 @@ use std::sync::atomic::AtomicBool;
 pub struct Hint {
     /// The move.
     pub mv: Move,
-    /// Its score for the side to move: the exact final score when `exact`, else the heuristic
-    /// evaluation of a search `depth` plies deep (see [`crate::SearchResult::score`]).
+    /// Its score for the side to move: the exact final score when `exact`, else the evaluation
+    /// of a search `depth` plies deep: in discs on the trained evaluation of the Expert level
+    /// (feature `embedded-weights`, on by default), or in the Hard evaluation's units without
+    /// it (see [`crate::SearchResult::score`]).
     pub score: i32,
     /// Whether the score is exact (perfect play to the end).
     pub exact: bool,
@@ -81,6 +84,10 @@ pub fn hints(
     let mut mid_tt = TransTable::new(bits.min(18));
     let mut end_tt = TransTable::new(bits);
     let deadline = limits.deadline();
+    // The trained evaluation, when the library has it: midgame scores in discs.
+    let weights = Weights::embedded().ok();
+    let mut expert_tt = TransTable::new(if weights.is_some() { bits.min(18) } else { 4 });
+    let mut expert_nodes = 0u64;
     let mut s = Search::new(&mut mid_tt, &mut end_tt, stop, limits.nodes, deadline);
     s.wof = scoring == Scoring::Wof;
     let (p, o) = (pos.player().0, pos.opponent().0);
@@ -110,12 +117,46 @@ pub fn hints(
         if exact_wanted && depth + 10 > empties && done_mid {
             break; // the exact phase will do better
         }
-        let Some(r) = s.mid_root(p, o, depth, &order, true) else {
+        let r = match weights {
+            Some(w) => crate::expert::mid_scores(
+                w,
+                &mut expert_tt,
+                p,
+                o,
+                depth,
+                &order,
+                limits.nodes,
+                deadline,
+                stop,
+                &mut expert_nodes,
+            ),
+            None => s.mid_root(p, o, depth, &order, true),
+        };
+        let Some(r) = r else {
             break;
         };
         order = r.iter().map(|m| m.0).collect();
         out = to_hint(&r, false, depth);
         done_mid = true;
+    }
+    if weights.is_some() {
+        // The exact phase gets the nodes the midgame phase left.
+        if let Some(n) = limits.nodes {
+            if expert_nodes >= n {
+                return Ok(out);
+            }
+            s = Search::new(
+                &mut mid_tt,
+                &mut end_tt,
+                stop,
+                Some(n - expert_nodes),
+                deadline,
+            );
+            s.wof = scoring == Scoring::Wof;
+        }
+        if deadline.is_some_and(|d| d.passed()) || stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(out);
+        }
     }
     if exact_wanted && !s.aborted {
         let mut r = Vec::with_capacity(order.len());

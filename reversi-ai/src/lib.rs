@@ -1,9 +1,10 @@
 //! # reversi-ai
 //!
 //! Evaluation and search for Othello/Reversi on top of `reversi-core`: an [`Engine`] trait that
-//! any frontend drives the same way, the levels [`Level::Easy`], [`Level::Normal`] and
-//! [`Level::Hard`], a background [`SearchHandle`], move [`hints`] and an exact endgame
-//! [`Solver`].
+//! any frontend drives the same way, the levels [`Level::Easy`], [`Level::Normal`],
+//! [`Level::Hard`] and [`Level::Expert`] (on the trained [`pattern`] evaluation, made by
+//! [`train`]), a background [`SearchHandle`], move [`hints`], an exact endgame [`Solver`] and an
+//! NBoard protocol driver ([`nboard`]).
 //!
 //! ```
 //! use reversi_ai::{hints, solve, Scoring, Engine, Level, Limits, SearchHandle, SolveOptions};
@@ -38,18 +39,23 @@ mod bits;
 mod engine;
 mod error;
 mod eval;
+mod expert;
 mod handle;
 mod hints;
 mod limits;
+pub mod nboard;
+pub mod pattern;
 mod rng;
 mod search;
 mod solver;
 mod time;
+pub mod train;
 mod tt;
 
 pub use engine::{engine_from_name, Easy, Engine, Level, Normal, SearchEngine, HARD_TIME};
 pub use error::AiError;
 pub use eval::SQUARE_TABLE;
+pub use expert::{Expert, EXPERT_TIME};
 pub use handle::SearchHandle;
 pub use hints::{hints, Hint};
 pub use limits::{Limits, SearchResult};

@@ -1,0 +1,224 @@
+//! Trains the pattern evaluation of the Expert level and writes its weights file.
+//!
+//! ```text
+//! cargo run --release --example train -- --seed 1 --games 40000 --threads 1 \
+//!     --out reversi-ai/weights/expert.bin --plot docs/eval-validation.png
+//! ```
+//!
+//! Options: `--seed N`, `--games N`, `--solve-empties N` (exact labels up to N empties),
+//! `--label-depth N`, `--random-moves N`, `--iterations N`, `--lambda X`, `--threads N`,
+//! `--out PATH` (weights), `--plot PATH` (PNG of predicted against exact scores on held-back
+//! endgame positions), `--csv PATH` (every held-back position: empties, label, prediction,
+//! exact). It prints the validation error (mean absolute error in discs) per stage.
+//! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
+
+use reversi::ai::train::{train, TrainConfig, Validation};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn value<T: std::str::FromStr>(
+    args: &mut impl Iterator<Item = String>,
+    flag: &str,
+) -> Result<T, String> {
+    let v = args.next().ok_or(format!("{flag} needs a value"))?;
+    v.parse()
+        .map_err(|_| format!("{flag}: {v:?} is not a valid value"))
+}
+
+fn run() -> Result<(), String> {
+    let mut cfg = TrainConfig::new(1);
+    let mut out = None;
+    let mut plot = None;
+    let mut csv = None;
+    let mut replot = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--seed" => cfg.seed = value(&mut args, &a)?,
+            "--games" => cfg = cfg.with_games(value(&mut args, &a)?),
+            "--solve-empties" => cfg = cfg.with_solve_empties(value(&mut args, &a)?),
+            "--label-depth" => cfg = cfg.with_label_depth(value(&mut args, &a)?),
+            "--random-moves" => cfg.random_moves = value(&mut args, &a)?,
+            "--iterations" => cfg = cfg.with_iterations(value(&mut args, &a)?),
+            "--lambda" => cfg.lambda = value(&mut args, &a)?,
+            "--threads" => cfg = cfg.with_threads(value(&mut args, &a)?),
+            "--out" => out = Some(value::<String>(&mut args, &a)?),
+            "--plot" => plot = Some(value::<String>(&mut args, &a)?),
+            "--csv" => csv = Some(value::<String>(&mut args, &a)?),
+            "--replot" => replot = Some(value::<String>(&mut args, &a)?),
+            _ => {
+                return Err(format!(
+                    "unknown option {a:?} (see the comment at the top of examples/train.rs)"
+                ))
+            }
+        }
+    }
+    if let Some(from) = replot {
+        let path = plot.ok_or("--replot needs --plot PATH")?;
+        let text = std::fs::read_to_string(&from).map_err(|e| format!("{from}: {e}"))?;
+        let mut points = Vec::new();
+        for (i, line) in text.lines().enumerate().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let bad = || {
+                format!(
+                    "{from}: line {}: expected empties,label,predicted,exact",
+                    i + 1
+                )
+            };
+            if f.len() != 4 {
+                return Err(bad());
+            }
+            points.push(Validation {
+                empties: f[0].parse().map_err(|_| bad())?,
+                label: f[1].parse().map_err(|_| bad())?,
+                predicted: f[2].parse().map_err(|_| bad())?,
+                exact: f[3].parse().map_err(|_| bad())?,
+            });
+        }
+        let exact: Vec<&Validation> = points.iter().filter(|v| v.exact && v.empties > 0).collect();
+        std::fs::write(&path, scatter_png(&exact)).map_err(|e| format!("{path}: {e}"))?;
+        println!(
+            "plot of {} held-back exact positions written to {path}",
+            exact.len()
+        );
+        return Ok(());
+    }
+    println!("config: {cfg:?}");
+    let start = Instant::now();
+    let result = train(&cfg, |r| {
+        println!(
+            "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
+            r.stage,
+            4 * r.stage,
+            4 * r.stage + 3,
+            r.train,
+            r.validation,
+            r.exact,
+            r.mae,
+            r.mae_zero,
+            start.elapsed().as_secs_f64()
+        );
+    });
+    println!("trained in {:.0} s", start.elapsed().as_secs_f64());
+    if let Some(path) = out {
+        std::fs::write(&path, result.weights.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
+        println!("weights written to {path}");
+    }
+    if let Some(path) = csv {
+        let mut s = String::from("empties,label,predicted,exact\n");
+        for v in &result.validation {
+            s += &format!("{},{},{},{}\n", v.empties, v.label, v.predicted, v.exact);
+        }
+        std::fs::write(&path, s).map_err(|e| format!("{path}: {e}"))?;
+    }
+    if let Some(path) = plot {
+        let exact: Vec<&Validation> = result
+            .validation
+            .iter()
+            .filter(|v| v.exact && v.empties > 0)
+            .collect();
+        std::fs::write(&path, scatter_png(&exact)).map_err(|e| format!("{path}: {e}"))?;
+        println!(
+            "plot of {} held-back exact positions written to {path}",
+            exact.len()
+        );
+    }
+    Ok(())
+}
+
+/// A 400x400 scatter plot: exact score (x) against predicted score (y), both -64..64 discs, with
+/// the axes and the diagonal y = x.
+fn scatter_png(points: &[&Validation]) -> Vec<u8> {
+    const N: usize = 400;
+    let mut img = vec![[255u8; 3]; N * N];
+    let to_px =
+        |v: f32| (((v.clamp(-64.0, 64.0) + 64.0) / 128.0) * (N as f32 - 1.0)).round() as usize;
+    for i in 0..N {
+        img[(N / 2) * N + i] = [200, 200, 200];
+        img[i * N + N / 2] = [200, 200, 200];
+        img[(N - 1 - i) * N + i] = [120, 120, 120];
+    }
+    for v in points {
+        let x = to_px(v.label);
+        let y = N - 1 - to_px(v.predicted);
+        // A 3x3 dot, darker where points pile up.
+        for yy in y.saturating_sub(1)..=(y + 1).min(N - 1) {
+            for xx in x.saturating_sub(1)..=(x + 1).min(N - 1) {
+                let px = &mut img[yy * N + xx];
+                *px = [
+                    px[0].saturating_sub(25),
+                    px[1].saturating_sub(25),
+                    px[2].saturating_sub(5),
+                ];
+            }
+        }
+    }
+    let mut raw = Vec::with_capacity(N * (3 * N + 1));
+    for r in 0..N {
+        raw.push(0);
+        for c in 0..N {
+            raw.extend_from_slice(&img[r * N + c]);
+        }
+    }
+    png(N as u32, N as u32, &raw)
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut c = 0xFFFF_FFFFu32;
+    for &b in data {
+        c ^= u32::from(b);
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
+}
+
+/// A PNG (8-bit RGB) whose image data is a zlib stream of stored (uncompressed) blocks.
+fn png(w: u32, h: u32, raw: &[u8]) -> Vec<u8> {
+    let mut z = vec![0x78, 0x01];
+    let mut chunks = raw.chunks(65535).peekable();
+    while let Some(c) = chunks.next() {
+        z.push(u8::from(chunks.peek().is_none()));
+        let len = c.len() as u16;
+        z.extend_from_slice(&len.to_le_bytes());
+        z.extend_from_slice(&(!len).to_le_bytes());
+        z.extend_from_slice(c);
+    }
+    let (mut a, mut b) = (1u32, 0u32);
+    for &x in raw {
+        a = (a + u32::from(x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    z.extend_from_slice(&((b << 16) | a).to_be_bytes());
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut chunk = |kind: &[u8], data: &[u8]| {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc32(&body).to_be_bytes());
+    };
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&w.to_be_bytes());
+    ihdr.extend_from_slice(&h.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(b"IHDR", &ihdr);
+    chunk(b"IDAT", &z);
+    chunk(b"IEND", &[]);
+    out
+}

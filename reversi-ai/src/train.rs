@@ -1,0 +1,554 @@
+//! Training of the pattern evaluation ([`crate::pattern`]), reproducible from a seed.
+//!
+//! 1. **Games.** Each game starts with a random number of random moves, then both sides play
+//!    a two-ply search on the Hard evaluation, with an occasional random move. Every position
+//!    of every game is kept; one game in [`TrainConfig::validation_every`] is held back.
+//! 2. **Labels, from the end backwards.** Stage by stage, from the last empties to the first:
+//!    positions with at most [`TrainConfig::solve_empties`] empties are labelled by an exact
+//!    solve (final disc difference for the side to move); earlier ones by an alpha-beta search
+//!    [`TrainConfig::label_depth`] moves deep whose leaves are evaluated with the stages already
+//!    trained (the leaves have fewer empties, so they are in an earlier stage).
+//! 3. **Fit.** Each stage is a ridge regression of the labels on the pattern features and the
+//!    mobility difference, pulled towards the weights of the stage trained before it (so rare
+//!    patterns inherit them), solved by preconditioned conjugate gradients.
+//!
+//! The validation error (mean absolute error in discs) is reported per stage, next to the
+//! error of the zero evaluation.
+
+use crate::bits::{flips, legal};
+use crate::eval;
+use crate::pattern::{self, Weights, INSTANCES, PER_STAGE, STAGES, UNITS_PER_DISC};
+use crate::rng::Rng;
+use crate::search::Search;
+use crate::tt::TransTable;
+use std::sync::atomic::AtomicBool;
+
+/// The settings of a training run.
+///
+/// # Examples
+///
+/// ```
+/// let c = reversi_ai::train::TrainConfig::new(1).with_games(100);
+/// assert_eq!(c.games, 100);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct TrainConfig {
+    /// Seed of every random choice: the same configuration gives the same weights.
+    pub seed: u64,
+    /// Games played to collect positions.
+    pub games: usize,
+    /// Random moves at the start of a game: a number drawn uniformly from `0..=random_moves`.
+    pub random_moves: u32,
+    /// Positions with at most this many empties are labelled by an exact solve.
+    pub solve_empties: u32,
+    /// Depth (in moves placed) of the labelling search of earlier positions; at least 4, so
+    /// that the leaves are in a stage already trained.
+    pub label_depth: u32,
+    /// One game in this many is held back for validation.
+    pub validation_every: usize,
+    /// Ridge strength (pull towards the previous stage's weights), in samples.
+    pub lambda: f64,
+    /// Conjugate gradient iterations per stage.
+    pub iterations: usize,
+    /// Threads used to label positions.
+    pub threads: usize,
+}
+
+impl TrainConfig {
+    /// The defaults with a seed: 2000 games, up to 20 random moves, exact at 14 empties,
+    /// labelling search 4 moves deep, one game in 10 held back, λ = 4, 60 iterations, one
+    /// thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::TrainConfig::new(7).seed, 7);
+    /// ```
+    #[must_use]
+    pub fn new(seed: u64) -> TrainConfig {
+        TrainConfig {
+            seed,
+            games: 2000,
+            random_moves: 20,
+            solve_empties: 14,
+            label_depth: 4,
+            validation_every: 10,
+            lambda: 4.0,
+            iterations: 60,
+            threads: 1,
+        }
+    }
+
+    /// Sets the number of games.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::TrainConfig::new(1).with_games(5).games, 5);
+    /// ```
+    #[must_use]
+    pub fn with_games(mut self, games: usize) -> TrainConfig {
+        self.games = games;
+        self
+    }
+
+    /// Sets the exact-solve threshold (clamped to 0..=20).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::TrainConfig::new(1).with_solve_empties(10).solve_empties, 10);
+    /// ```
+    #[must_use]
+    pub fn with_solve_empties(mut self, e: u32) -> TrainConfig {
+        self.solve_empties = e.min(20);
+        self
+    }
+
+    /// Sets the labelling depth (at least 4, at most 10).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::TrainConfig::new(1).with_label_depth(2).label_depth, 4);
+    /// ```
+    #[must_use]
+    pub fn with_label_depth(mut self, d: u32) -> TrainConfig {
+        self.label_depth = d.clamp(4, 10);
+        self
+    }
+
+    /// Sets the number of labelling threads (at least 1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::TrainConfig::new(1).with_threads(0).threads, 1);
+    /// ```
+    #[must_use]
+    pub fn with_threads(mut self, t: usize) -> TrainConfig {
+        self.threads = t.max(1);
+        self
+    }
+
+    /// Sets the conjugate gradient iterations per stage (at least 1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::TrainConfig::new(1).with_iterations(9).iterations, 9);
+    /// ```
+    #[must_use]
+    pub fn with_iterations(mut self, n: usize) -> TrainConfig {
+        self.iterations = n.max(1);
+        self
+    }
+}
+
+/// The outcome of one stage.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train, TrainConfig};
+/// let out = train(&TrainConfig::new(1).with_games(4).with_solve_empties(6), |_| {});
+/// assert_eq!(out.stages.len(), reversi_ai::pattern::STAGES);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageReport {
+    /// The stage (empties `4*stage..=4*stage+3`).
+    pub stage: usize,
+    /// Training positions.
+    pub train: usize,
+    /// Validation positions.
+    pub validation: usize,
+    /// Of them, labelled by an exact solve.
+    pub exact: usize,
+    /// Validation mean absolute error of the zero evaluation, in discs.
+    pub mae_zero: f64,
+    /// Validation mean absolute error of the trained weights, in discs.
+    pub mae: f64,
+}
+
+/// One held-back position: its empties, its label and the trained prediction (discs).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train, TrainConfig};
+/// let out = train(&TrainConfig::new(1).with_games(10).with_solve_empties(6), |_| {});
+/// assert!(out.validation.iter().all(|v| v.empties <= 60));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Validation {
+    /// Empty squares.
+    pub empties: u32,
+    /// The label (exact score when `exact`).
+    pub label: f32,
+    /// What the trained evaluation says.
+    pub predicted: f32,
+    /// Whether the label is an exact solve.
+    pub exact: bool,
+}
+
+/// What a training run gives.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train, TrainConfig};
+/// let out = train(&TrainConfig::new(3).with_games(4).with_solve_empties(6), |_| {});
+/// let bytes = out.weights.to_bytes();
+/// assert!(reversi_ai::pattern::Weights::from_bytes(&bytes).is_ok());
+/// ```
+#[derive(Clone, Debug)]
+pub struct TrainOutput {
+    /// The trained weights.
+    pub weights: Weights,
+    /// One report per stage, stage 0 first.
+    pub stages: Vec<StageReport>,
+    /// The held-back positions with their predictions.
+    pub validation: Vec<Validation>,
+}
+
+/// A position of a game, with where it comes from.
+#[derive(Clone, Copy)]
+struct Pos {
+    p: u64,
+    o: u64,
+    valid: bool,
+}
+
+/// Plays the games of the configuration: every position reached, mover-relative.
+fn play_games(cfg: &TrainConfig) -> Vec<Pos> {
+    let mut rng = Rng::new(cfg.seed);
+    let mut out = Vec::new();
+    for g in 0..cfg.games {
+        let valid = cfg.validation_every > 0 && g % cfg.validation_every == 0;
+        let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let randoms = rng.below(u64::from(cfg.random_moves) + 1) as u32;
+        let mut ply = 0;
+        loop {
+            let moves = legal(p, o);
+            if moves == 0 {
+                if legal(o, p) == 0 {
+                    break;
+                }
+                std::mem::swap(&mut p, &mut o);
+                continue;
+            }
+            out.push(Pos { p, o, valid });
+            let sq = if ply < randoms || rng.below(10) == 0 {
+                nth_bit(moves, rng.below(u64::from(moves.count_ones())) as u32)
+            } else {
+                best_hard(p, o, moves, &mut rng)
+            };
+            let f = flips(p, o, sq);
+            let np = o ^ f;
+            o = p ^ f ^ (1 << sq);
+            p = np;
+            ply += 1;
+        }
+    }
+    out
+}
+
+fn nth_bit(mut b: u64, n: u32) -> u32 {
+    for _ in 0..n {
+        b &= b - 1;
+    }
+    b.trailing_zeros()
+}
+
+/// The move with the best two-ply value on the Hard evaluation (ties at random).
+fn best_hard(p: u64, o: u64, moves: u64, rng: &mut Rng) -> u32 {
+    let mut best = i32::MIN;
+    let mut ties = Vec::new();
+    let mut mm = moves;
+    while mm != 0 {
+        let s = mm.trailing_zeros();
+        mm &= mm - 1;
+        let f = flips(p, o, s);
+        let (np, no) = (o ^ f, p ^ f ^ (1 << s));
+        // The reply that is best for the opponent.
+        let mut worst = i32::MAX;
+        let mut rm = legal(np, no);
+        if rm == 0 {
+            worst = eval::hard(no, np);
+        }
+        while rm != 0 {
+            let r = rm.trailing_zeros();
+            rm &= rm - 1;
+            let g = flips(np, no, r);
+            worst = worst.min(eval::hard(no ^ g, np ^ g ^ (1 << r)));
+        }
+        if worst > best {
+            best = worst;
+            ties.clear();
+        }
+        if worst == best {
+            ties.push(s);
+        }
+    }
+    ties[rng.below(ties.len() as u64) as usize]
+}
+
+/// Final disc difference of a finished game, in evaluation units.
+fn terminal(p: u64, o: u64) -> i32 {
+    (p.count_ones() as i32 - o.count_ones() as i32) * UNITS_PER_DISC
+}
+
+/// Alpha-beta `depth` moves placed deep (passes not counted), leaves on `w`; evaluation units.
+fn label_search(w: &Weights, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    let moves = legal(p, o);
+    if moves == 0 {
+        if legal(o, p) == 0 {
+            return terminal(p, o);
+        }
+        return -label_search(w, o, p, depth, -beta, -alpha);
+    }
+    if depth == 0 {
+        return w.eval(p, o);
+    }
+    // Fastest first: fewest replies.
+    let mut kids: Vec<(i32, u64, u64)> = Vec::with_capacity(moves.count_ones() as usize);
+    let mut mm = moves;
+    while mm != 0 {
+        let s = mm.trailing_zeros();
+        mm &= mm - 1;
+        let f = flips(p, o, s);
+        let (np, no) = (o ^ f, p ^ f ^ (1 << s));
+        let key = if depth > 1 {
+            legal(np, no).count_ones() as i32
+        } else {
+            0
+        };
+        kids.push((key, np, no));
+    }
+    kids.sort_unstable_by_key(|k| k.0);
+    let mut best = i32::MIN + 1;
+    for (_, np, no) in kids {
+        let v = -label_search(w, np, no, depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Labels of `pos` in discs (and whether exact), using the stages of `w` already trained.
+fn label_all(cfg: &TrainConfig, w: &Weights, pos: &[Pos]) -> Vec<(f32, bool)> {
+    let chunk = pos.len().div_ceil(cfg.threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = pos
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut mid = TransTable::new(10);
+                    let mut end = TransTable::new(18);
+                    let stop = AtomicBool::new(false);
+                    part.iter()
+                        .map(|x| {
+                            let empties = (!(x.p | x.o)).count_ones();
+                            if legal(x.p, x.o) == 0 && legal(x.o, x.p) == 0 {
+                                (terminal(x.p, x.o) as f32 / UNITS_PER_DISC as f32, true)
+                            } else if empties <= cfg.solve_empties {
+                                end.new_search();
+                                let mut s = Search::new(&mut mid, &mut end, &stop, None, None);
+                                let (score, _) = s.end_root(x.p, x.o, -64, 64);
+                                (score as f32, true)
+                            } else {
+                                let v = label_search(
+                                    w,
+                                    x.p,
+                                    x.o,
+                                    cfg.label_depth,
+                                    -65 * UNITS_PER_DISC,
+                                    65 * UNITS_PER_DISC,
+                                );
+                                (v as f32 / UNITS_PER_DISC as f32, false)
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a labelling thread panicked"))
+            .collect()
+    })
+}
+
+/// One training sample: feature indices, mobility difference and label.
+struct Row {
+    f: [u32; INSTANCES],
+    mob: f32,
+    y: f64,
+}
+
+fn row(p: u64, o: u64, y: f64) -> Row {
+    let d = pattern::dense(p, o);
+    Row {
+        f: pattern::features(p, o),
+        mob: d[0].1,
+        y,
+    }
+}
+
+const MOB: usize = PER_STAGE - 2;
+const BIAS: usize = PER_STAGE - 1;
+
+fn predict(r: &Row, w: &[f64]) -> f64 {
+    let mut s = w[BIAS] + w[MOB] * f64::from(r.mob);
+    for &i in &r.f {
+        s += w[i as usize];
+    }
+    s
+}
+
+/// `out = Xᵀ X v + λ v`.
+fn normal_mul(rows: &[Row], v: &[f64], lambda: f64, out: &mut [f64]) {
+    for (o, &x) in out.iter_mut().zip(v) {
+        *o = lambda * x;
+    }
+    for r in rows {
+        let s = predict(r, v);
+        out[BIAS] += s;
+        out[MOB] += s * f64::from(r.mob);
+        for &i in &r.f {
+            out[i as usize] += s;
+        }
+    }
+}
+
+/// Ridge fit of `delta` (weights minus `prior`) by preconditioned conjugate gradients.
+fn fit(rows: &[Row], prior: &[f64], lambda: f64, iterations: usize) -> Vec<f64> {
+    let n = PER_STAGE;
+    // Right-hand side: Xᵀ (y - X prior); diagonal preconditioner.
+    let mut b = vec![0.0; n];
+    let mut diag = vec![lambda; n];
+    for r in rows {
+        let res = r.y - predict(r, prior);
+        b[BIAS] += res;
+        b[MOB] += res * f64::from(r.mob);
+        diag[BIAS] += 1.0;
+        diag[MOB] += f64::from(r.mob) * f64::from(r.mob);
+        for &i in &r.f {
+            b[i as usize] += res;
+            diag[i as usize] += 1.0;
+        }
+    }
+    let mut x = vec![0.0; n];
+    let mut res = b;
+    let mut z: Vec<f64> = res.iter().zip(&diag).map(|(r, d)| r / d).collect();
+    let mut dir = z.clone();
+    let mut rz: f64 = res.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut ad = vec![0.0; n];
+    for _ in 0..iterations {
+        if rz <= 1e-12 {
+            break;
+        }
+        normal_mul(rows, &dir, lambda, &mut ad);
+        let dad: f64 = dir.iter().zip(&ad).map(|(a, b)| a * b).sum();
+        if dad <= 0.0 {
+            break;
+        }
+        let alpha = rz / dad;
+        for i in 0..n {
+            x[i] += alpha * dir[i];
+            res[i] -= alpha * ad[i];
+        }
+        for i in 0..n {
+            z[i] = res[i] / diag[i];
+        }
+        let rz_new: f64 = res.iter().zip(&z).map(|(a, b)| a * b).sum();
+        let beta = rz_new / rz;
+        rz = rz_new;
+        for i in 0..n {
+            dir[i] = z[i] + beta * dir[i];
+        }
+    }
+    x.iter().zip(prior).map(|(d, p)| d + p).collect()
+}
+
+/// Runs a training: plays the games, labels and fits stage after stage from the end, and
+/// calls `progress` after each stage.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train, TrainConfig};
+/// let mut seen = 0;
+/// let out = train(&TrainConfig::new(1).with_games(6).with_solve_empties(8), |r| seen = r.stage + 1);
+/// assert_eq!(seen, reversi_ai::pattern::STAGES);
+/// assert_eq!(out.stages[0].stage, 0);
+/// ```
+pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(&StageReport)) -> TrainOutput {
+    let positions = play_games(cfg);
+    let mut by_stage: Vec<Vec<Pos>> = vec![Vec::new(); STAGES];
+    for x in positions {
+        by_stage[pattern::stage((!(x.p | x.o)).count_ones())].push(x);
+    }
+    let mut weights = Weights::zero();
+    let mut prior = vec![0.0f64; PER_STAGE];
+    let mut stages = Vec::new();
+    let mut validation = Vec::new();
+    for (s, pos) in by_stage.iter().enumerate() {
+        let labels = label_all(cfg, &weights, pos);
+        let mut train_rows = Vec::new();
+        let mut valid = Vec::new();
+        let mut exact = 0;
+        for (x, &(y, ex)) in pos.iter().zip(&labels) {
+            exact += usize::from(ex);
+            if x.valid {
+                valid.push((x, y, ex));
+            } else {
+                train_rows.push(row(x.p, x.o, f64::from(y)));
+            }
+        }
+        let fitted = if train_rows.is_empty() {
+            prior.clone()
+        } else {
+            fit(&train_rows, &prior, cfg.lambda, cfg.iterations)
+        };
+        let discs: Vec<f32> = fitted.iter().map(|&v| v as f32).collect();
+        weights.set_stage(s, &discs);
+        prior = fitted;
+        let (mut e0, mut e1) = (0.0, 0.0);
+        for &(x, y, ex) in &valid {
+            let pred = weights.eval(x.p, x.o) as f32 / UNITS_PER_DISC as f32;
+            e0 += f64::from(y.abs());
+            e1 += f64::from((pred - y).abs());
+            validation.push(Validation {
+                empties: (!(x.p | x.o)).count_ones(),
+                label: y,
+                predicted: pred,
+                exact: ex,
+            });
+        }
+        let nv = valid.len().max(1) as f64;
+        let report = StageReport {
+            stage: s,
+            train: train_rows.len(),
+            validation: valid.len(),
+            exact,
+            mae_zero: e0 / nv,
+            mae: e1 / nv,
+        };
+        progress(&report);
+        stages.push(report);
+    }
+    TrainOutput {
+        weights,
+        stages,
+        validation,
+    }
+}
