@@ -34,6 +34,19 @@ pub struct Hint {
     pub depth: u32,
 }
 
+/// Whether [`hints`] give midgame (not exact) scores in discs: `true` when the library has the
+/// trained evaluation of the Expert level built in (feature `embedded-weights`, on by default),
+/// `false` when midgame scores are in the Hard evaluation's own units. Exact scores are always
+/// final disc margins.
+///
+/// # Examples
+///
+/// ```
+/// let unit = if reversi_ai::MIDGAME_HINTS_IN_DISCS { "discs" } else { "evaluation points" };
+/// assert!(!unit.is_empty());
+/// ```
+pub const MIDGAME_HINTS_IN_DISCS: bool = cfg!(feature = "embedded-weights");
+
 /// Scores every legal move (multi-PV), best first.
 ///
 /// A midgame search deepens one ply at a time up to `limits.depth` (default: no limit) within

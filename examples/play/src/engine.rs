@@ -11,7 +11,7 @@ use reversi::ai;
 use reversi::core::{Position, Square};
 use reversi::local::{LocalMatch, Opponent};
 
-/// The computer's level: `reversi-ai`'s, with its names (`easy`, `normal`, `hard`).
+/// The computer's level: `reversi-ai`'s, with its names (`easy`, `normal`, `hard`, `expert`).
 pub use reversi::ai::Level;
 
 /// The computer thinking about one move on a background thread ([`ai::SearchHandle`]). The
@@ -29,7 +29,12 @@ impl Thinking {
     pub fn start(m: &LocalMatch, budget: Option<Duration>, reproducible: bool) -> Option<Thinking> {
         let (engine, pos) = m.computer_engine()?;
         let mut limits = ai::Limits::NONE;
-        if reproducible && m.settings().opponent == Opponent::Computer(Level::Hard) {
+        if reproducible
+            && matches!(
+                m.settings().opponent,
+                Opponent::Computer(Level::Hard | Level::Expert)
+            )
+        {
             limits = limits.with_nodes(REPRODUCIBLE_NODES);
         }
         if let Some(budget) = budget {
@@ -80,7 +85,7 @@ impl Drop for Thinking {
     }
 }
 
-/// The node limit of Hard's searches in reproducible (scripted) games.
+/// The node limit of Hard's and Expert's searches in reproducible (scripted) games.
 const REPRODUCIBLE_NODES: u64 = 400_000;
 
 /// One hint: a legal move and its score for the side to move.
@@ -95,10 +100,14 @@ pub struct Hint {
     pub exact: bool,
 }
 
-/// What a score that is not exact counts. `reversi-ai`'s midgame evaluation weighs corners,
-/// mobility and discs together in points of its own, which are not discs; the label says so
-/// (change it here when the evaluation is calibrated in discs).
-pub const ESTIMATE_UNIT: &str = "evaluation points (not discs)";
+/// What a score that is not exact counts: discs when `reversi-ai` has its trained evaluation
+/// built in (it estimates the final disc margin), otherwise the Hard evaluation's own points,
+/// which weigh corners, mobility and discs together and are not discs; the label says which.
+pub const ESTIMATE_UNIT: &str = if ai::MIDGAME_HINTS_IN_DISCS {
+    "estimated discs"
+} else {
+    "evaluation points (not discs)"
+};
 
 /// Scores from this far out are a win or loss the midgame search found (reversi-ai scores a
 /// finished game ±10000 plus the disc difference), by a margin it did not solve exactly.

@@ -27,7 +27,8 @@ use session::{LocalMatch, Opponent, Settings};
 const USAGE: &str = "\
 usage: play [options]
 
-  --opponent human|easy|normal|hard   who plays the other colour (default: normal)
+  --opponent human|easy|normal|hard|expert
+                                      who plays the other colour (default: normal)
   --color black|white                 your colour against the computer (default: black)
   --per-move SECONDS                  time for each move: 15 or 0:15 (seconds, or m:ss)
   --total TIME                        each side's time for the whole game: 10 or 10:00

@@ -132,8 +132,8 @@ pub fn board_rows(pos: &Position) -> String {
     s
 }
 
-/// The `hint` command's answer: `hints for black, best first, in evaluation points (not
-/// discs): d3 +12, ...`, or exact disc margins near the end.
+/// The `hint` command's answer: `hints for black, best first, in estimated discs: d3 +2, ...`
+/// (the unit is [`engine::ESTIMATE_UNIT`]), or exact disc margins near the end.
 pub fn hints_line(mover: Color, hints: &[engine::Hint]) -> String {
     if hints.is_empty() {
         return "hints: none (no move to score)".to_string();

@@ -73,10 +73,11 @@ fn time_choices() -> Vec<TimeControl> {
 
 /// The opponents offered on the start screen, in their order there (a table: a new level is
 /// one more entry).
-const OPPONENTS: [Opponent; 4] = [
+const OPPONENTS: [Opponent; 5] = [
     Opponent::Computer(Level::Easy),
     Opponent::Computer(Level::Normal),
     Opponent::Computer(Level::Hard),
+    Opponent::Computer(Level::Expert),
     Opponent::Person,
 ];
 
@@ -1660,7 +1661,7 @@ mod tests {
         let mut app = app(&opts, 0, false);
         with_hints(&mut app);
         let all = flat(&text(&app, 80, 24).join("\n"));
-        assert!(all.contains("evaluation points (not discs)"), "{all}");
+        assert!(all.contains(crate::engine::ESTIMATE_UNIT), "{all}");
         assert!(!all.contains("exact"), "{all}");
         assert!(!all.contains('!'), "{all}");
         // Near the end every score is exact: disc margins, and no `!` is needed.
@@ -1670,7 +1671,7 @@ mod tests {
         assert!(h.iter().all(|h| h.exact), "{h:?}");
         let all = flat(&text(&app, 80, 24).join("\n"));
         assert!(all.contains("exact final disc margins"), "{all}");
-        assert!(!all.contains("evaluation points"), "{all}");
+        assert!(!all.contains(crate::engine::ESTIMATE_UNIT), "{all}");
         // A list that mixes both marks the exact ones.
         let mut mixed = h.clone();
         mixed[0].exact = false;

@@ -582,12 +582,18 @@ fn hints_name_their_unit_and_are_exact_only_near_the_end() {
     let out = run_script(&save, &["--opponent", "human"], "hint\nquit\n");
     let line = out.lines().find(|l| l.starts_with("hints")).unwrap();
     assert!(
-        line.starts_with("hints for black, best first, in evaluation points (not discs): "),
+        line.starts_with("hints for black, best first, in estimated discs: "),
         "{line}"
     );
     assert!(!line.contains("exact"), "{line}");
     for sq in ["d3", "c4", "f5", "e6"] {
         assert!(line.contains(&format!("{sq} ")), "{line}");
+    }
+    // Estimated discs: a final margin can be no more than 64 either way.
+    let (_, list) = line.split_once(": ").unwrap();
+    for item in list.split(", ") {
+        let score: i32 = item.split(' ').nth(1).unwrap().parse().unwrap();
+        assert!(score.abs() <= 64, "{line}");
     }
 
     // Six empty squares left: every score is an exact disc margin.

@@ -23,9 +23,9 @@ use rand::{Rng, RngExt};
 use reversi::clock::{Millis, Span};
 use reversi::core::{Color, Square};
 use reversi::room::{
-    self, Activity, Bot, CloseReason, EndReason, Event, EventKind, InviteCode, Lobby, LobbyEventKind,
-    LobbySettings, Occupant, PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId,
-    RoomSettings, Token,
+    self, Activity, Bot, CloseReason, EndReason, Event, EventKind, InviteCode, Lobby,
+    LobbyEventKind, LobbySettings, Occupant, PlayerId, Room, RoomActionLimit, RoomCommand,
+    RoomError, RoomId, RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde::{Deserialize, Serialize};
@@ -1102,11 +1102,7 @@ impl Actor {
                     &json!({"type": "rematch_offered", "room": room}),
                     step,
                 );
-                Self::reply(
-                    out,
-                    &json!({"type": "rematch_waiting", "room": room}),
-                    step,
-                );
+                Self::reply(out, &json!({"type": "rematch_waiting", "room": room}), step);
                 Ok(())
             }
         }
@@ -1539,7 +1535,8 @@ pub fn state_msg<'a>(
         bot_leaving: room.bot_leaving(),
         paused: room.paused(),
         game_no: room.games_started(),
-        action_limit_ms: u64::try_from(room.settings().action_limit.as_millis()).unwrap_or(u64::MAX),
+        action_limit_ms: u64::try_from(room.settings().action_limit.as_millis())
+            .unwrap_or(u64::MAX),
         deadline: room.action_deadline().map(|t| t.0),
         game_limit_at: room.game_limit_at().map(|t| t.0),
         server_time: now.0,
