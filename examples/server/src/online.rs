@@ -1535,8 +1535,7 @@ pub fn state_msg<'a>(
         bot_leaving: room.bot_leaving(),
         paused: room.paused(),
         game_no: room.games_started(),
-        action_limit_ms: u64::try_from(room.settings().action_limit.as_millis())
-            .unwrap_or(u64::MAX),
+        action_limit_ms: room.settings().action_limit.as_millis(),
         deadline: room.action_deadline().map(|t| t.0),
         game_limit_at: room.game_limit_at().map(|t| t.0),
         server_time: now.0,
