@@ -56,7 +56,14 @@ test("two browser contexts matched online play to the end", { timeout: 240000 },
   assert.deepEqual(fa.history, fb.history);
   assert.equal(fa.black + fa.white > 20, true);
   assert.match(fa.turn, /Game over: (Black wins|White wins|no winner)/);
-  assert.equal(await h.discs(a), await h.discs(b));
+  // The last move's flips turn one by one (about 120 ms + 80 ms a disc): the two boards agree once
+  // both have finished.
+  let [da, db] = [await h.discs(a), await h.discs(b)];
+  for (let i = 0; i < 50 && da !== db; i++) {
+    await a.waitForTimeout(100);
+    [da, db] = [await h.discs(a), await h.discs(b)];
+  }
+  assert.equal(da, db);
   for (const p of [a, b]) await p.waitForFunction(() => /Game over/.test(document.getElementById("live").textContent));
   await a.waitForTimeout(400);
   await h.shot(a, "online-end");
