@@ -187,6 +187,22 @@ async function discs(page) {
   }).join(""));
 }
 
+/**
+ * The discs once the page has drawn its last state: flips turn one by one after a move (about
+ * 120 ms + 80 ms a disc), so this waits (up to 5 s) until the board shows the state's board.
+ */
+async function settledDiscs(page) {
+  await page.waitForFunction(() => {
+    const want = window.reversiDebug.state && window.reversiDebug.state.board;
+    const shown = [...document.querySelectorAll(".sq")].map((c) => {
+      const d = c.querySelector(".disc");
+      return d.classList.contains("black") ? "X" : d.classList.contains("white") ? "O" : "-";
+    }).join("");
+    return typeof want === "string" && shown === want;
+  }, null, { timeout: 5000 });
+  return discs(page);
+}
+
 const AXE = require.resolve("axe-core/axe.min.js");
 
 /**
@@ -226,5 +242,5 @@ function room(page) {
 module.exports = {
   axe, onDialog, room,
   setup, startServer, startStatic, launch, shot, shotPage, view, lastState, savedLocal, waitVersion, waitTurnOrOver,
-  discs, SHOTS, SERVER_BIN, STATIC,
+  discs, settledDiscs, SHOTS, SERVER_BIN, STATIC,
 };

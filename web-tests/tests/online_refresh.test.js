@@ -53,7 +53,7 @@ test("a refresh in the middle of an online game rejoins it", { timeout: 120000 }
 
   for (let i = 0; i < 4; i++) await playOne([a, b]);
   const before = await h.view(a);
-  const discsBefore = await h.discs(a);
+  const discsBefore = await h.settledDiscs(a);
   assert.equal(before.history.length, 4);
   assert.match(await a.locator("#clock-black").textContent(), /^0:[0-3]\d$/, "30 s per move");
 
@@ -63,7 +63,7 @@ test("a refresh in the middle of an online game rejoins it", { timeout: 120000 }
   await a.waitForFunction(() => document.getElementById("conn").dataset.state === "online");
   const v = await h.view(a);
   assert.deepEqual(v.history, before.history);
-  assert.equal(await h.discs(a), discsBefore);
+  assert.equal(await h.settledDiscs(a), discsBefore);
   assert.equal(v.myTurn, before.myTurn);
   assert.equal(v.turn, before.turn);
   assert.ok(await a.getByLabel("Online").isChecked(), "the online mode is shown again");
