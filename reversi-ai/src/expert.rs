@@ -92,8 +92,9 @@ struct State<'a> {
 }
 
 impl Expert {
-    /// The Expert level with the weights built into the library, or, in a build without them
-    /// (feature `embedded-weights` off, as in the WebAssembly module), all-zero weights until
+    /// The Expert level with the active weights ([`Weights::active`]: those installed at run
+    /// time with [`Weights::install`], else the ones built into the library), or, with none
+    /// (feature `embedded-weights` off and nothing installed), all-zero weights until
     /// [`Expert::with_weights`] gives some: the search then plays on mobility alone.
     ///
     /// # Examples
@@ -103,7 +104,7 @@ impl Expert {
     /// ```
     #[must_use]
     pub fn new() -> Expert {
-        let weights = match Weights::embedded() {
+        let weights = match Weights::active() {
             Ok(w) => Source::Embedded(w),
             Err(_) => Source::Owned(Arc::new(Weights::zero())),
         };

@@ -34,10 +34,11 @@ pub struct Hint {
     pub depth: u32,
 }
 
-/// Whether [`hints`] give midgame (not exact) scores in discs: `true` when the library has the
-/// trained evaluation of the Expert level built in (feature `embedded-weights`, on by default),
-/// `false` when midgame scores are in the Hard evaluation's own units. Exact scores are always
-/// final disc margins.
+/// Whether [`hints`] give midgame (not exact) scores in discs by construction: `true` when the
+/// library has the trained evaluation of the Expert level built in (feature `embedded-weights`,
+/// on by default), `false` when midgame scores are in the Hard evaluation's own units unless
+/// weights are installed at run time ([`Weights::install`]): [`midgame_hints_in_discs`] says
+/// which applies now. Exact scores are always final disc margins.
 ///
 /// # Examples
 ///
@@ -46,6 +47,20 @@ pub struct Hint {
 /// assert!(!unit.is_empty());
 /// ```
 pub const MIDGAME_HINTS_IN_DISCS: bool = cfg!(feature = "embedded-weights");
+
+/// Whether [`hints`] give midgame (not exact) scores in discs now: when the trained weights
+/// are available ([`Weights::active`]: installed at run time, or built in). Otherwise midgame
+/// scores are in the Hard evaluation's own units.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(reversi_ai::midgame_hints_in_discs(), reversi_ai::MIDGAME_HINTS_IN_DISCS);
+/// ```
+#[must_use]
+pub fn midgame_hints_in_discs() -> bool {
+    Weights::active().is_ok()
+}
 
 /// Scores every legal move (multi-PV), best first.
 ///
@@ -98,7 +113,7 @@ pub fn hints(
     let mut end_tt = TransTable::new(bits);
     let deadline = limits.deadline();
     // The trained evaluation, when the library has it: midgame scores in discs.
-    let weights = Weights::embedded().ok();
+    let weights = Weights::active().ok();
     let mut expert_tt = TransTable::new(if weights.is_some() { bits.min(18) } else { 4 });
     let mut expert_nodes = 0u64;
     let mut s = Search::new(&mut mid_tt, &mut end_tt, stop, limits.nodes, deadline);

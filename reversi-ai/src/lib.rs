@@ -57,7 +57,7 @@ pub use error::AiError;
 pub use eval::SQUARE_TABLE;
 pub use expert::{Expert, EXPERT_TIME};
 pub use handle::SearchHandle;
-pub use hints::{hints, Hint, MIDGAME_HINTS_IN_DISCS};
+pub use hints::{hints, midgame_hints_in_discs, Hint, MIDGAME_HINTS_IN_DISCS};
 pub use limits::{Limits, SearchResult};
 pub use solver::{solve, Scoring, Solution, SolveOptions, Solver};
 pub use time::TimeSource;

@@ -10,6 +10,11 @@
 //! weights as little-endian `i16` in 1/[`UNITS_PER_DISC`] disc, and an FNV-1a 64-bit checksum of
 //! all the bytes before it. [`Weights::from_bytes`] checks every part and gives a typed
 //! [`WeightsError`].
+//!
+//! Where the Expert level and the hints find their weights: [`Weights::active`], the weights a
+//! program installed at run time with [`Weights::install`] (a WebAssembly module, built without
+//! the 5 MB file, is handed the bytes by its host), else the ones built into the library
+//! ([`Weights::embedded`], feature `embedded-weights`).
 
 use crate::bits::legal;
 
@@ -389,7 +394,14 @@ pub enum WeightsError {
     /// The library was built without embedded weights (feature `embedded-weights`).
     #[error("this build has no embedded weights (feature embedded-weights is off)")]
     NotEmbedded,
+    /// [`Weights::install`] was called before with other weights: a process installs its
+    /// weights once.
+    #[error("other weights are already installed (weights are installed once per process)")]
+    AlreadyInstalled,
 }
+
+/// The weights installed at run time by [`Weights::install`].
+static INSTALLED: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -600,13 +612,114 @@ impl Weights {
         {
             static W: std::sync::OnceLock<Result<Weights, WeightsError>> =
                 std::sync::OnceLock::new();
-            W.get_or_init(|| Weights::from_bytes(include_bytes!("../weights/expert.bin")))
+            W.get_or_init(|| Weights::from_bytes(Weights::embedded_bytes()?))
                 .as_ref()
                 .map_err(Clone::clone)
         }
         #[cfg(not(feature = "embedded-weights"))]
         {
             Err(WeightsError::NotEmbedded)
+        }
+    }
+
+    /// The bytes of the weights file built into the library (`weights/expert.bin`, about 5 MB),
+    /// for a program that hands them on (a server serving them to a page's WebAssembly module).
+    ///
+    /// # Errors
+    ///
+    /// [`WeightsError::NotEmbedded`] when the library was built without the feature
+    /// `embedded-weights`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::pattern::Weights;
+    /// if let Ok(bytes) = Weights::embedded_bytes() {
+    ///     assert!(Weights::from_bytes(bytes).is_ok());
+    /// }
+    /// ```
+    pub fn embedded_bytes() -> Result<&'static [u8], WeightsError> {
+        #[cfg(feature = "embedded-weights")]
+        {
+            Ok(include_bytes!("../weights/expert.bin"))
+        }
+        #[cfg(not(feature = "embedded-weights"))]
+        {
+            Err(WeightsError::NotEmbedded)
+        }
+    }
+
+    /// Installs `weights` for the whole process: from then on [`Weights::active`] gives them,
+    /// so [`Level::Expert`](crate::Level::Expert) engines made afterwards ([`crate::Expert::new`])
+    /// and [`crate::hints`] use them, even in a build without embedded weights (a WebAssembly
+    /// module is handed the file's bytes by its host and reads them with
+    /// [`Weights::from_bytes`]). Installed weights take precedence over the embedded ones.
+    ///
+    /// Weights are installed once: installing the same weights again is accepted and changes
+    /// nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`WeightsError::AlreadyInstalled`] when other weights were installed before (the
+    /// installed weights stay).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::pattern::{Weights, WeightsError};
+    /// let bytes = Weights::zero().to_bytes(); // a host would fetch the file's bytes
+    /// let w = Weights::from_bytes(&bytes)?;
+    /// let installed = Weights::install(w.clone())?;
+    /// assert_eq!(installed, &w);
+    /// assert_eq!(Weights::active()?, &w);
+    /// // The same weights again: accepted. Other weights: refused.
+    /// assert!(Weights::install(w).is_ok());
+    /// let mut other = Weights::zero();
+    /// other.set_stage(0, &vec![1.0; reversi_ai::pattern::PER_STAGE]);
+    /// assert_eq!(Weights::install(other), Err(WeightsError::AlreadyInstalled));
+    /// # Ok::<(), WeightsError>(())
+    /// ```
+    pub fn install(weights: Weights) -> Result<&'static Weights, WeightsError> {
+        let mut weights = Some(weights);
+        let installed = INSTALLED.get_or_init(|| weights.take().unwrap_or_else(Weights::zero));
+        match weights {
+            Some(w) if w != *installed => Err(WeightsError::AlreadyInstalled),
+            _ => Ok(installed),
+        }
+    }
+
+    /// The weights installed with [`Weights::install`], if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// // Nothing is installed in this program.
+    /// assert!(reversi_ai::pattern::Weights::installed().is_none());
+    /// ```
+    #[must_use]
+    pub fn installed() -> Option<&'static Weights> {
+        INSTALLED.get()
+    }
+
+    /// The weights the Expert level and the hints use: the installed ones
+    /// ([`Weights::install`]), else the embedded ones ([`Weights::embedded`]).
+    ///
+    /// # Errors
+    ///
+    /// The error of [`Weights::embedded`] when nothing is installed and the library has no
+    /// usable embedded weights ([`WeightsError::NotEmbedded`] in a build without them).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::pattern::Weights;
+    /// let active = Weights::active();
+    /// assert_eq!(active.is_ok(), cfg!(feature = "embedded-weights"));
+    /// ```
+    pub fn active() -> Result<&'static Weights, WeightsError> {
+        match INSTALLED.get() {
+            Some(w) => Ok(w),
+            None => Weights::embedded(),
         }
     }
 
