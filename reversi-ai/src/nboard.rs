@@ -11,6 +11,36 @@
 //!
 //! Game records come in GGF: `(;GM[Othello]...BO[8 <64 squares> <side>]B[F5]W[F6//0.1];)`
 //! with `*` for black, `O` for white and `-` for empty.
+//!
+//! The other side, sans IO too: [`Client`] drives an external NBoard engine (the `arena`
+//! example's `nboard:COMMAND`), giving the lines to send and reading the engine's lines back.
+//! A client and a [`Driver`] talk to each other in-process:
+//!
+//! ```
+//! use reversi_ai::nboard::{Client, Driver, Reply};
+//! use reversi_core::Position;
+//! let (mut client, mut engine) = (Client::new(Some(2)), Driver::new());
+//! // Sends the client's lines to the engine and its answers back, until a reply that is not
+//! // `Reply::Pending`.
+//! let mut talk = |lines: Vec<String>, client: &mut Client| {
+//!     let mut last = Reply::Pending;
+//!     for line in lines {
+//!         for answer in engine.handle(&line).unwrap() {
+//!             let r = client.read(&answer).unwrap();
+//!             if r != Reply::Pending {
+//!                 last = r;
+//!             }
+//!         }
+//!     }
+//!     last
+//! };
+//! let start = client.start();
+//! assert_eq!(talk(start, &mut client), Reply::Ready);
+//! let pos = Position::initial();
+//! let ask = client.ask(&pos).unwrap();
+//! let Reply::Move(mv) = talk(ask, &mut client) else { panic!("no move") };
+//! assert!(pos.play(mv).is_ok());
+//! ```
 
 use crate::{hints, AiError, Engine, Expert, Limits, Scoring};
 use reversi_core::{Color, Move, Position, Square};
@@ -48,6 +78,9 @@ pub enum NBoardError {
     /// The engine could not search (for instance the game is over).
     #[error(transparent)]
     Engine(#[from] AiError),
+    /// A line from an engine ([`Client::read`]) that is not what the protocol allows there.
+    #[error("unexpected line from the engine: {0:?}")]
+    Unexpected(String),
 }
 
 /// One command from the GUI.
@@ -456,4 +489,217 @@ impl Driver {
 #[must_use]
 pub fn square_name(s: Square) -> String {
     s.to_string().to_ascii_uppercase()
+}
+
+/// The position as a GGF game record without moves (`*` black, `O` white, `-` empty), as
+/// [`parse_ggf`] reads it and `set game` sends it.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::nboard::{parse_ggf, write_ggf};
+/// use reversi_core::Position;
+/// let pos = Position::initial().play("f5".parse().unwrap()).unwrap();
+/// assert_eq!(parse_ggf(&write_ggf(&pos)).unwrap(), pos);
+/// ```
+#[must_use]
+pub fn write_ggf(pos: &Position) -> String {
+    let (b, w) = (pos.black().0, pos.white().0);
+    let cells: String = (0..64)
+        .map(|i| {
+            if b >> i & 1 != 0 {
+                '*'
+            } else if w >> i & 1 != 0 {
+                'O'
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let side = if pos.side_to_move() == Color::Black {
+        '*'
+    } else {
+        'O'
+    };
+    format!("(;GM[Othello]PC[reversi]TY[8]BO[8 {cells} {side}];)")
+}
+
+/// What a line from the engine meant to a [`Client`].
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::nboard::{Client, Reply};
+/// let mut c = Client::new(None);
+/// let _ = c.start();
+/// assert_eq!(c.read("set myname edax").unwrap(), Reply::Pending);
+/// assert_eq!(c.read("pong 1").unwrap(), Reply::Ready);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// Nothing the client waits for (a status, node counts, a name, an old pong).
+    Pending,
+    /// The engine answered the ping of [`Client::start`]: the session is ready.
+    Ready,
+    /// The engine's move in the position of [`Client::ask`], checked legal there.
+    Move(Move),
+}
+
+/// What a [`Client`] waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waiting {
+    Nothing,
+    Pong(i64),
+    Move(Position),
+}
+
+/// The GUI side of the NBoard protocol, sans IO: drives an external engine. The host sends
+/// the lines [`Client::start`] and [`Client::ask`] give, one a line, and hands every line the
+/// engine writes to [`Client::read`], which says when the session is ready and which move the
+/// engine chose (checked legal). See the [module](self) for a whole exchange.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::nboard::Client;
+/// let mut c = Client::new(Some(6));
+/// assert_eq!(c.start(), ["nboard 2", "set depth 6", "ping 1"]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Client {
+    depth: Option<u32>,
+    pings: i64,
+    waiting: Waiting,
+}
+
+impl Client {
+    /// A client that asks the engine for `depth` plies of midgame search (`set depth`), or
+    /// leaves it at its own settings with `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let c = reversi_ai::nboard::Client::new(None);
+    /// assert!(!c.is_waiting());
+    /// ```
+    #[must_use]
+    pub fn new(depth: Option<u32>) -> Client {
+        Client {
+            depth,
+            pings: 0,
+            waiting: Waiting::Nothing,
+        }
+    }
+
+    /// The lines that open the session: `nboard 2`, `set depth N` if asked, and a ping whose
+    /// pong makes [`Client::read`] answer [`Reply::Ready`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut c = reversi_ai::nboard::Client::new(None);
+    /// assert_eq!(c.start(), ["nboard 2", "ping 1"]);
+    /// assert!(c.is_waiting());
+    /// ```
+    pub fn start(&mut self) -> Vec<String> {
+        let mut out = vec!["nboard 2".to_string()];
+        if let Some(d) = self.depth {
+            out.push(format!("set depth {d}"));
+        }
+        self.pings += 1;
+        out.push(format!("ping {}", self.pings));
+        self.waiting = Waiting::Pong(self.pings);
+        out
+    }
+
+    /// The lines that ask the engine for its move in `pos`: the position as a game record
+    /// (`set game`) and `go`. [`Client::read`] then answers [`Reply::Move`] with the move.
+    ///
+    /// # Errors
+    ///
+    /// [`NBoardError::Engine`] with [`AiError::GameOver`] when neither side can move (nothing
+    /// is sent then, the client is unchanged).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_core::Position;
+    /// let mut c = reversi_ai::nboard::Client::new(None);
+    /// let lines = c.ask(&Position::initial()).unwrap();
+    /// assert!(lines[0].starts_with("set game (;GM[Othello]"));
+    /// assert_eq!(lines[1], "go");
+    /// ```
+    pub fn ask(&mut self, pos: &Position) -> Result<Vec<String>, NBoardError> {
+        if pos.is_game_over() {
+            return Err(AiError::GameOver.into());
+        }
+        self.waiting = Waiting::Move(*pos);
+        Ok(vec![
+            format!("set game {}", write_ggf(pos)),
+            "go".to_string(),
+        ])
+    }
+
+    /// Whether the client waits for a pong or a move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut c = reversi_ai::nboard::Client::new(None);
+    /// let _ = c.start();
+    /// assert!(c.is_waiting());
+    /// c.read("pong 1").unwrap();
+    /// assert!(!c.is_waiting());
+    /// ```
+    #[must_use]
+    pub fn is_waiting(&self) -> bool {
+        self.waiting != Waiting::Nothing
+    }
+
+    /// Reads one line from the engine.
+    ///
+    /// # Errors
+    ///
+    /// When a move is awaited: [`NBoardError::BadArgument`] for a `===` line whose move does
+    /// not read, [`NBoardError::IllegalMove`] for a move that is not legal in the position
+    /// asked about (a pass while moves exist included). A `===` line when no move was asked
+    /// for is [`NBoardError::Unexpected`]. The client then waits for nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::nboard::{Client, NBoardError, Reply};
+    /// use reversi_core::{Move, Position, Square};
+    /// let mut c = Client::new(None);
+    /// let _ = c.ask(&Position::initial()).unwrap();
+    /// assert_eq!(c.read("status thinking").unwrap(), Reply::Pending);
+    /// assert!(matches!(c.read("=== A1/0.5/1.0"), Err(NBoardError::IllegalMove { .. })));
+    /// let _ = c.ask(&Position::initial()).unwrap();
+    /// assert_eq!(c.read("=== F5/0.5/1.0").unwrap(), Reply::Move(Move::Place(Square::F5)));
+    /// ```
+    pub fn read(&mut self, line: &str) -> Result<Reply, NBoardError> {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("===") {
+            let Waiting::Move(pos) = self.waiting else {
+                return Err(NBoardError::Unexpected(line.to_string()));
+            };
+            self.waiting = Waiting::Nothing;
+            let word = rest.split_whitespace().next().unwrap_or("");
+            let mv = parse_move(word)?;
+            return match pos.play(mv) {
+                Ok(_) => Ok(Reply::Move(mv)),
+                Err(cause) => Err(NBoardError::IllegalMove {
+                    mv: word.to_string(),
+                    cause,
+                }),
+            };
+        }
+        if let Waiting::Pong(n) = self.waiting {
+            if line.strip_prefix("pong ").map(str::trim) == Some(n.to_string().as_str()) {
+                self.waiting = Waiting::Nothing;
+                return Ok(Reply::Ready);
+            }
+        }
+        Ok(Reply::Pending)
+    }
 }
