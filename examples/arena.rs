@@ -14,6 +14,7 @@
 //! losses of A, its points percentage, the Elo difference with a 95 % interval, and the longest
 //! and median time per move of each engine.
 
+use reversi_ai::nboard::{Client, NBoardError, Reply};
 use reversi_ai::{engine_from_name, AiError, Engine, Limits, SearchResult};
 use reversi_core::{Game, Move, Position};
 use std::io::{BufRead, BufReader, Write};
@@ -30,13 +31,15 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
-/// An external engine driven through the NBoard protocol.
+/// An external engine driven through the NBoard protocol: the library's sans-IO
+/// [`Client`] says what to send and reads the engine's lines (checking its moves); this owns the
+/// process and its pipes.
 struct NBoardEngine {
     name: String,
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
-    pings: i64,
+    client: Client,
 }
 
 impl NBoardEngine {
@@ -56,36 +59,33 @@ impl NBoardEngine {
             child,
             input,
             output,
-            pings: 0,
+            client: Client::new(None),
         };
-        e.send("nboard 2")?;
-        e.sync()?;
-        Ok(e)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.input, "{line}")
-            .and_then(|()| self.input.flush())
-            .map_err(|e| format!("{}: cannot write: {e}", self.name))
-    }
-
-    fn read_line(&mut self) -> Result<String, String> {
-        let mut line = String::new();
-        match self.output.read_line(&mut line) {
-            Ok(0) => Err(format!("{}: the engine closed its output", self.name)),
-            Ok(_) => Ok(line.trim().to_string()),
-            Err(e) => Err(format!("{}: cannot read: {e}", self.name)),
+        let lines = e.client.start();
+        match e.exchange(lines)? {
+            Reply::Ready => Ok(e),
+            other => Err(format!("{}: answered {other:?} to its ping", e.name)),
         }
     }
 
-    /// Sends a ping and reads up to its pong.
-    fn sync(&mut self) -> Result<(), String> {
-        self.pings += 1;
-        let n = self.pings;
-        self.send(&format!("ping {n}"))?;
+    /// Sends `lines`, then reads the engine's lines until the client has its answer.
+    fn exchange(&mut self, lines: Vec<String>) -> Result<Reply, String> {
+        for line in lines {
+            writeln!(self.input, "{line}")
+                .and_then(|()| self.input.flush())
+                .map_err(|e| format!("{}: cannot write: {e}", self.name))?;
+        }
         loop {
-            if self.read_line()? == format!("pong {n}") {
-                return Ok(());
+            let mut line = String::new();
+            match self.output.read_line(&mut line) {
+                Ok(0) => return Err(format!("{}: the engine closed its output", self.name)),
+                Ok(_) => {}
+                Err(e) => return Err(format!("{}: cannot read: {e}", self.name)),
+            }
+            match self.client.read(&line) {
+                Ok(Reply::Pending) => {}
+                Ok(r) => return Ok(r),
+                Err(e) => return Err(format!("{}: {e}", self.name)),
             }
         }
     }
@@ -93,32 +93,11 @@ impl NBoardEngine {
 
 impl Drop for NBoardEngine {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = writeln!(self.input, "quit");
+        let _ = self.input.flush();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// The position as a GGF game without moves.
-fn ggf(pos: &Position) -> String {
-    let (b, w) = (pos.black().0, pos.white().0);
-    let cells: String = (0..64)
-        .map(|i| {
-            if b >> i & 1 != 0 {
-                '*'
-            } else if w >> i & 1 != 0 {
-                'O'
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let side = if pos.side_to_move() == reversi_core::Color::Black {
-        '*'
-    } else {
-        'O'
-    };
-    format!("(;GM[Othello]PC[arena]TY[8]BO[8 {cells} {side}];)")
 }
 
 impl Engine for NBoardEngine {
@@ -132,31 +111,27 @@ impl Engine for NBoardEngine {
         _limits: &Limits,
         _stop: &AtomicBool,
     ) -> Result<SearchResult, AiError> {
-        if pos.is_game_over() {
-            return Err(AiError::GameOver);
-        }
-        // The trait's error type has no room for IO failures: they end the match.
-        let fail = |e: String| -> ! {
-            eprintln!("\narena: {e}");
-            std::process::exit(1)
-        };
-        self.send(&format!("set game {}", ggf(pos)))
-            .unwrap_or_else(|e| fail(e));
-        self.send("go").unwrap_or_else(|e| fail(e));
-        loop {
-            let line = self.read_line().unwrap_or_else(|e| fail(e));
-            if let Some(rest) = line.strip_prefix("===") {
-                let word = rest.split_whitespace().next().unwrap_or("");
-                let mv = reversi_ai::nboard::parse_move(word)
-                    .unwrap_or_else(|e| fail(format!("{}: {e}", self.name)));
-                return Ok(SearchResult {
-                    best_move: mv,
-                    score: 0,
-                    exact: false,
-                    depth: 0,
-                    nodes: 0,
-                    pv: vec![mv],
-                });
+        let lines = self.client.ask(pos).map_err(|e| match e {
+            NBoardError::Engine(e) => e,
+            _ => AiError::GameOver,
+        })?;
+        // The trait's error type has no room for IO or protocol failures: they end the match.
+        match self.exchange(lines) {
+            Ok(Reply::Move(mv)) => Ok(SearchResult {
+                best_move: mv,
+                score: 0,
+                exact: false,
+                depth: 0,
+                nodes: 0,
+                pv: vec![mv],
+            }),
+            Ok(other) => {
+                eprintln!("\narena: {}: answered {other:?} to go", self.name);
+                std::process::exit(1)
+            }
+            Err(e) => {
+                eprintln!("\narena: {e}");
+                std::process::exit(1)
             }
         }
     }
