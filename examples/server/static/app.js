@@ -19,7 +19,7 @@ const params = new URLSearchParams(location.search);
 
 // What tests (and curious people) may look at: sounds played, flips drawn.
 // `state` is the last state message received, as received.
-const debug = (window.reversiDebug = { sounds: 0, flips: [], state: null, engineReady: false });
+const debug = (window.reversiDebug = { sounds: 0, flips: [], state: null, engineReady: false, weights: "loading" });
 const HERE = document.currentScript ? document.currentScript.src : location.href;
 
 let ws = null;
@@ -265,7 +265,11 @@ function turnText(s) {
   if (s.status === "paused") return "Paused.";
   if (!s.to_move) return "";
   if (kind === "local" && s.mode === "computer") {
-    return s.to_move === s.human ? `Your move (${s.to_move}).` : "The computer is thinking…";
+    if (s.to_move === s.human) return `Your move (${s.to_move}).`;
+    if (s.level === "expert" && weights.status !== "ready") {
+      return weights.status === "failed" ? "Expert cannot play: its evaluation could not be loaded." : "Expert is loading its evaluation…";
+    }
+    return "The computer is thinking…";
   }
   if (kind !== "local") {
     const me = myColor();
@@ -513,14 +517,18 @@ function onHints(m) {
   list.innerHTML = "";
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
   const exact = m.moves.length > 0 && m.moves.every((x) => x.exact);
+  const discs = m.unit === "discs";
   for (const h of m.moves) {
     const li = document.createElement("li");
-    li.textContent = h.exact ? `${h.square}: ${signed(h.score)} discs (exact)` : `${h.square}: ${signed(h.score)} points`;
+    li.textContent = h.exact ? `${h.square}: ${signed(h.score)} discs (exact)`
+      : discs ? `${h.square}: ${signed(h.score)} estimated discs` : `${h.square}: ${signed(h.score)} points`;
     list.appendChild(li);
   }
   $("hints-unit").textContent = exact
     ? "Scores for the side to move: the final disc difference with perfect play."
-    : "Scores for the side to move, in the engine's evaluation points (not discs; higher is better).";
+    : discs
+      ? "Scores for the side to move, in estimated discs: the final disc difference the engine expects (higher is better)."
+      : "Scores for the side to move, in the engine's evaluation points (not discs; higher is better).";
   announce(m.moves.length ? `Best move: ${m.moves[0].square}.` : "No move to score.");
 }
 
@@ -626,10 +634,31 @@ function startWorker() {
     const m = ev.data;
     if (!m || typeof m !== "object") return;
     if (m.type === "ready") { debug.engineReady = true; return; }
+    if (m.type === "weights") { showWeights(m); return; }
     if (m.type === "saved") { store.local = m.data; return; }
     handle(m);
   };
   worker.onerror = (e) => { info(`The game engine stopped (${e.message || "error"}).`); };
+}
+
+// The Expert level's weights, which the worker fetches from the server: "loading", "ready" or
+// "failed" (with the worker's message in plain words). Expert is offered once they are in.
+let weights = { status: "loading", message: "" };
+function showWeights(m) {
+  weights = { status: m.status, message: m.message || "" };
+  debug.weights = m.status;
+  const opt = $("level").querySelector('option[value="expert"]');
+  opt.disabled = m.status !== "ready";
+  opt.textContent = { ready: "Expert", loading: "Expert (loading…)" }[m.status] || "Expert (unavailable)";
+  $("expert-note").textContent = m.status === "failed" ? weights.message : m.status === "loading" ? "The Expert level is loading its evaluation…" : "";
+  if (m.status === "failed" && $("level").value === "expert") $("level").value = "hard";
+  if (state && kind === "local") $("turn").textContent = turnText(state);
+}
+
+// Why a game against Expert cannot start now ("" when it can).
+function expertWhy() {
+  if (weights.status === "ready") return "";
+  return weights.status === "failed" ? weights.message : "The Expert level is still loading its evaluation: start the game in a moment.";
 }
 
 function toWorker(m) {
@@ -973,8 +1002,9 @@ function leaveCurrent() {
 }
 
 function newLocal(boardStr, modeOverride) {
-  if (!leaveCurrent()) return;
   const mode = boardStr ? (params.get("mode") || "two_players") : (modeOverride || currentMode());
+  if (mode === "computer" && $("level").value === "expert" && expertWhy()) { info(expertWhy()); return; }
+  if (!leaveCurrent()) return;
   const m = { type: "local_new", mode: mode === "computer" ? "computer" : "two_players", time: timeSpec(), rid: ++rid };
   if (m.mode === "computer") { m.color = $("color").value; m.level = $("level").value; }
   if (boardStr) m.board = boardStr;

@@ -8,7 +8,13 @@
 // `error`), `{"type":"saved","data":…}` after every change (for localStorage), and
 // `{"type":"ready"}` once the engine is loaded. See PROTOCOL.md.
 // Hints: `{"type":"hints","board":"<board string>","rid":…}` is answered
-// `{"type":"hints","rid":…,"moves":[{"square","score","exact"},…]}` (best first) or an `error`.
+// `{"type":"hints","rid":…,"moves":[{"square","score","exact"},…],"unit":"discs"|"points"}`
+// (best first) or an `error`.
+// The Expert level's weights (weights/expert.bin, 5 MB, not built into the module) are fetched
+// from the server once the engine is loaded and handed to it; the worker says how it went:
+// `{"type":"weights","status":"loading"}`, then `{"type":"weights","status":"ready"}` or
+// `{"type":"weights","status":"failed","message":…}` (the message in plain words for the page).
+// An Expert game waits (the module does not ask to think) until the weights are in.
 import { loadEngine } from "./engine.js";
 
 // The least time between the person's move and the computer's search, so that the person sees
@@ -95,6 +101,32 @@ function onPageMessage(m) {
 
 self.onmessage = (ev) => onPageMessage(ev.data);
 
+// Fetches the Expert level's weights and installs them in the engine; a game against Expert
+// that was waiting for them then gets its move.
+async function loadWeights() {
+  post({ type: "weights", status: "loading" });
+  let why = null;
+  try {
+    const res = await fetch(new URL("weights/expert.bin", import.meta.url));
+    if (!res.ok) {
+      why = `the server answered HTTP ${res.status} for its file`;
+    } else {
+      const answer = engine.installWeights(await res.arrayBuffer());
+      if (!answer || answer.type !== "weights") {
+        why = `its file is damaged: ${(answer && answer.message) || "the engine refused it"}`;
+      }
+    }
+  } catch (e) {
+    why = `its file could not be downloaded (${e && e.message ? e.message : e})`;
+  }
+  if (why) {
+    post({ type: "weights", status: "failed", message: `The Expert level is not available: ${why}. Easy, Normal and Hard still work.` });
+    return;
+  }
+  post({ type: "weights", status: "ready" });
+  if (thinkTimer === null) run({ type: "local_think" }, null);
+}
+
 (async () => {
   try {
     const res = await fetch(new URL("reversi.wasm", import.meta.url));
@@ -106,4 +138,5 @@ self.onmessage = (ev) => onPageMessage(ev.data);
   if (failed) post({ type: "error", code: "engine_unavailable", message: failed });
   else post({ type: "ready" });
   for (const m of pending.splice(0)) onPageMessage(m);
+  if (engine) await loadWeights();
 })();

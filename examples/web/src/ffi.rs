@@ -94,6 +94,42 @@ pub unsafe extern "C" fn rv_call(ptr: *mut u8, len: usize) -> usize {
     })
 }
 
+/// Installs the Expert level's weights from the file's `len` bytes at `ptr` (see
+/// [`crate::install_weights`]), frees their buffer, and returns the length of the JSON answer,
+/// which [`rv_answer`] points to.
+///
+/// # Safety
+///
+/// As for [`rv_call`]: `ptr` must come from [`rv_alloc`] called with `len`, hold `len`
+/// initialised bytes, and not be used again.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_web::ffi::{rv_alloc, rv_answer, rv_weights};
+/// let bytes = b"not weights";
+/// let ptr = rv_alloc(bytes.len());
+/// // SAFETY: `ptr` has room for `bytes.len()` bytes.
+/// unsafe { ptr.copy_from_nonoverlapping(bytes.as_ptr(), bytes.len()) };
+/// // SAFETY: `ptr` came from `rv_alloc` with this length and holds the bytes.
+/// let len = unsafe { rv_weights(ptr, bytes.len()) };
+/// // SAFETY: the answer is `len` bytes at `rv_answer()` until the next call.
+/// let answer = unsafe { std::slice::from_raw_parts(rv_answer(), len) };
+/// assert!(std::str::from_utf8(answer).unwrap().contains("bad_weights"));
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn rv_weights(ptr: *mut u8, len: usize) -> usize {
+    // SAFETY: as in `rv_call`, a buffer of `rv_alloc(len)` with its first `len` bytes written.
+    let bytes = unsafe { Vec::from_raw_parts(ptr, len, len.max(1)) };
+    let answer = crate::install_weights(&bytes);
+    drop(bytes);
+    ANSWER.with(|a| {
+        let mut a = a.borrow_mut();
+        *a = answer.into_bytes();
+        a.len()
+    })
+}
+
 /// Where the answer of the last [`rv_call`] starts.
 ///
 /// # Examples

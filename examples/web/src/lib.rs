@@ -12,10 +12,16 @@
 //! let answer = reversi_web::call(r#"{"type":"perft","depth":3}"#);
 //! assert_eq!(answer, r#"{"count":56,"depth":3,"type":"perft"}"#);
 //! ```
+//!
+//! The module is built without the Expert level's trained weights (5 MB): the worker fetches
+//! the file from the server and hands its bytes to [`install_weights`] (through
+//! [`ffi::rv_weights`]). From then on the Expert level plays on them and midgame hints are in
+//! discs.
 
 use std::sync::atomic::AtomicBool;
 
-use reversi_ai::{hints, Limits, Scoring, SolveOptions, Solver};
+use reversi_ai::pattern::Weights;
+use reversi_ai::{hints, midgame_hints_in_discs, Limits, Scoring, SolveOptions, Solver};
 use reversi_core::perft::{perft, Convention};
 use reversi_core::Position;
 use serde_json::{json, Value};
@@ -69,6 +75,33 @@ impl Request {
 /// same scores on every run (a node limit, not a time limit).
 pub const HINT_NODES: u64 = 300_000;
 
+/// Reads a weights file (the Expert level's trained evaluation, `weights/expert.bin` of
+/// `reversi-ai`) and installs it for the module ([`Weights::install`]): the Expert level then
+/// plays on it and midgame hints are in discs. Answers `{"type":"weights","installed":true}`,
+/// or `{"type":"error","code":"bad_weights","message":..}` saying what is wrong with the bytes
+/// (nothing is installed then), never with a panic.
+///
+/// # Examples
+///
+/// ```
+/// let a = reversi_web::install_weights(b"RVPW not really");
+/// assert!(a.contains(r#""code":"bad_weights""#), "{a}");
+/// ```
+#[must_use]
+pub fn install_weights(bytes: &[u8]) -> String {
+    match Weights::from_bytes(bytes).and_then(Weights::install) {
+        Ok(_) => json!({"type": "weights", "installed": true}).to_string(),
+        Err(e) => {
+            json!({"type": "error", "code": "bad_weights", "message": e.to_string()}).to_string()
+        }
+    }
+}
+
+/// Whether the Expert level has its weights (installed with [`install_weights`], or built in).
+pub(crate) fn have_weights() -> bool {
+    Weights::active().is_ok()
+}
+
 /// The deepest perft a request may ask for: deeper counts take minutes in a browser.
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
@@ -77,8 +110,10 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// Requests: `{"type":"perft","depth":D}` (optionally `"board":"<board string>"`), `{"type":"solve",
 /// "board":"<board string>"}`, `{"type":"hints","board":"<board string>"}` (every legal move
 /// scored for the side to move, best first: `{"type":"hints","moves":[{"square":"d3","score":0,
-/// "exact":false},..]}`; an exact score is the final disc difference with perfect play, any
-/// other is the engine's evaluation, whose unit is not discs), and the local games' `local`, `local_load`, `local_tick` and
+/// "exact":false},..],"unit":"discs"}`; an exact score is the final disc difference with perfect
+/// play, any other is the engine's estimate: in discs (`"unit":"discs"`) once the Expert level's
+/// weights are installed ([`install_weights`]), else in the evaluation's own points
+/// (`"unit":"points"`)), and the local games' `local`, `local_load`, `local_tick` and
 /// `local_think` (the contract between the page's worker and the module; they answer
 /// `{"type":"local",...}`, errors included). Any other request that cannot be read or carried
 /// out is answered `{"type":"error","code":..,"message":..}`, never with a panic.
@@ -160,7 +195,12 @@ fn answer(request: &Value) -> Result<String, (&'static str, String)> {
                     Some(json!({"square": sq.to_string(), "score": h.score, "exact": h.exact}))
                 })
                 .collect();
-            Ok(json!({"type": "hints", "moves": moves}).to_string())
+            let unit = if midgame_hints_in_discs() {
+                "discs"
+            } else {
+                "points"
+            };
+            Ok(json!({"type": "hints", "moves": moves, "unit": unit}).to_string())
         }
     }
 }

@@ -399,6 +399,13 @@ impl WebGame {
         v
     }
 
+    /// Whether the computer is to move and can: the Expert level waits for its weights
+    /// (installed with [`crate::install_weights`]), it does not play without them.
+    fn may_think(&self) -> bool {
+        self.m.computer_to_move()
+            && (self.m.settings().opponent.level() != Some(Level::Expert) || crate::have_weights())
+    }
+
     fn check_version(&self, version: u64) -> Result<(), Refusal> {
         if version != self.m.version() {
             return Err(refusal(
@@ -446,7 +453,7 @@ impl Answer {
         GAME.with(|g| {
             let g = g.borrow();
             let (timeout, think) = match g.as_ref() {
-                Some(g) => (g.m.poll_timeout().map(|t| t.0), g.m.computer_to_move()),
+                Some(g) => (g.m.poll_timeout().map(|t| t.0), g.may_think()),
                 None => (None, false),
             };
             let mut v =
@@ -555,7 +562,7 @@ pub(crate) fn answer(request: &Value) -> Value {
 fn think(a: &mut Answer, g: &mut WebGame, now: Millis) {
     let was = g.m.version();
     g.m.handle_timeout(now);
-    if g.m.computer_to_move() {
+    if g.may_think() {
         let source = time_source();
         let mut limits = Limits::none().with_time_source(source);
         if let Some(budget) = g.m.think_budget(now) {
@@ -743,11 +750,13 @@ fn new_game(
     let control = control_of(&time)?;
     let level = match level.as_deref() {
         None => Level::Easy,
-        Some(name @ ("easy" | "normal" | "hard")) => name.parse().expect("a level's name"),
+        Some(name @ ("easy" | "normal" | "hard" | "expert")) => {
+            name.parse().expect("a level's name")
+        }
         Some(other) => {
             return Err(refusal(
                 "bad_message",
-                format!("{other:?} is not a level (expected easy, normal or hard)"),
+                format!("{other:?} is not a level (expected easy, normal, hard or expert)"),
             ))
         }
     };
