@@ -12,7 +12,8 @@
 //! command line and runs it, the binary `load` is a load tester built on [`protocol`].
 //!
 //! - `GET /` serves the page, with its local games' Web Worker (`/worker.js`, `/engine.js`,
-//!   `/reversi.wasm`); `GET /ws` is the WebSocket endpoint, whose JSON protocol is written in
+//!   `/reversi.wasm`, and `/weights/expert.bin`: the Expert level's trained weights built into
+//!   the server, which the worker hands to the module); `GET /ws` is the WebSocket endpoint, whose JSON protocol is written in
 //!   `PROTOCOL.md` at the repository root.
 //! - One task drives the lobby and the hosted rooms: commands arrive on its mailbox and a tokio
 //!   timer sleeps until the earliest `poll_timeout`; the wall clock is read only when a command is
@@ -41,7 +42,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{State, WebSocketUpgrade};
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -197,7 +198,42 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
 ];
 
-async fn static_file(uri: Uri) -> Response {
+/// Where the page's worker fetches the Expert level's weights.
+const WEIGHTS_PATH: &str = "/weights/expert.bin";
+
+/// The Expert level's weights file (the bytes built into `reversi-ai`, never a copy on disk):
+/// binary, cached by browsers for a day and revalidated by its checksum (the file's last eight
+/// bytes) as entity tag.
+fn weights_file(headers: &HeaderMap) -> Response {
+    let Ok(bytes) = reversi::ai::pattern::Weights::embedded_bytes() else {
+        return (StatusCode::NOT_FOUND, "this server has no Expert weights").into_response();
+    };
+    let mut sum = [0u8; 8];
+    sum.copy_from_slice(&bytes[bytes.len().saturating_sub(8)..]);
+    let etag = format!("\"{:016x}\"", u64::from_le_bytes(sum));
+    let cache = [
+        (header::CACHE_CONTROL, "public, max-age=86400".to_string()),
+        (header::ETAG, etag.clone()),
+    ];
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    if matches {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    (
+        [(header::CONTENT_TYPE, "application/octet-stream".to_string())],
+        cache,
+        bytes,
+    )
+        .into_response()
+}
+
+async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
+    if uri.path() == WEIGHTS_PATH {
+        return weights_file(&headers);
+    }
     let path = match uri.path() {
         "/index.html" => "/",
         // Browsers that ignore the page's icon link ask for this name.

@@ -549,6 +549,54 @@ async fn the_local_engine_is_served() {
     server.task.abort();
 }
 
+/// The Expert level's weights for the page's worker: the library's embedded file, binary, with
+/// cache headers; a request with its entity tag is answered 304 without the body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_expert_weights_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start(test_cfg(temp_db("weights"))).await;
+    let addr = server.addr;
+    let get = |extra: String| async move {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET /weights/expert.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).await.unwrap();
+        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
+        (head, raw[split + 4..].to_vec())
+    };
+    let (head, body) = get(String::new()).await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(
+        head.contains("content-type: application/octet-stream"),
+        "{head}"
+    );
+    assert!(
+        head.contains("cache-control: public, max-age=86400"),
+        "{head}"
+    );
+    let embedded = reversi::ai::pattern::Weights::embedded_bytes().unwrap();
+    assert_eq!(body, embedded, "the embedded weights file, byte for byte");
+    assert!(reversi::ai::pattern::Weights::from_bytes(&body).is_ok());
+    let etag = head
+        .lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .expect("an entity tag")
+        .trim()
+        .to_string();
+    assert_eq!(etag.len(), 18, "{etag}");
+    let (head, body) = get(format!("If-None-Match: {etag}\r\n")).await;
+    assert!(head.starts_with("http/1.1 304"), "{head}");
+    assert!(body.is_empty());
+    let (head, body) = get("If-None-Match: \"0000000000000000\"\r\n".to_string()).await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert_eq!(body.len(), embedded.len());
+    server.task.abort();
+}
+
 /// The page's icon (under both names browsers ask for) and a hosted room's link, which serves the
 /// page (the page then joins the room).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
