@@ -84,7 +84,7 @@ function hints(m) {
     refuse(m, (answer && answer.code) || "engine_failed", (answer && answer.message) || "no hints");
     return;
   }
-  post({ type: "hints", rid: m.rid, board: m.board, moves: answer.moves });
+  post({ type: "hints", rid: m.rid, board: m.board, moves: answer.moves, unit: answer.unit });
 }
 
 function onPageMessage(m) {
