@@ -84,6 +84,11 @@ async function easyStillPlays(page) {
   await h.waitTurnOrOver(page, 30000);
   const after = await h.view(page);
   assert.ok(after.history.some((x) => /^White [a-h][1-8]$/.test(x)), `Easy moved: ${after.history}`);
+  // Hints still work, in the evaluation's points (no trained weights to estimate discs with).
+  await page.getByRole("button", { name: "Hints" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("#hints li").length > 0, null, { timeout: 30000 });
+  for (const t of await page.locator("#hints li").allTextContents()) assert.match(t, /^[a-h][1-8]: [+-]?\d+ points$/);
+  assert.match(await page.locator("#hints-unit").textContent(), /evaluation points \(not discs/);
 }
 
 for (const [name, respond, why] of [

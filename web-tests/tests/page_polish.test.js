@@ -59,13 +59,15 @@ test("first load, sound, illegal squares, hints, resign, play again, mode change
   await page.waitForFunction(() => /d4: the square is taken\./.test(document.getElementById("live").textContent));
   assert.equal((await h.view(page)).version, v1.version);
 
-  // Hints: every legal move ranked, the unit said.
+  // Hints: every legal move ranked, the unit said (estimated discs: the Expert level's weights,
+  // which the worker fetches from the server, are in).
+  await page.waitForFunction(() => window.reversiDebug.weights === "ready", null, { timeout: 60000 });
   await page.getByRole("button", { name: "Hints" }).click();
   await page.waitForFunction(() => document.querySelectorAll("#hints li").length === 4);
   const hints = await page.locator("#hints li").allTextContents();
   assert.deepEqual(hints.map((t) => t.slice(0, 2)).sort(), ["c4", "d3", "e6", "f5"]);
-  for (const t of hints) assert.match(t, /^[a-h][1-8]: [+-]?\d+ points$/);
-  assert.match(await page.locator("#hints-unit").textContent(), /evaluation points \(not discs/);
+  for (const t of hints) assert.match(t, /^[a-h][1-8]: [+-]?\d+ estimated discs$/);
+  assert.match(await page.locator("#hints-unit").textContent(), /in estimated discs/);
   assert.match(await live(page), /Best move: [a-h][1-8]\./);
   problems.push(...await h.axe(page, "two players, hints"));
   // A move hides the hints of the position before it.
