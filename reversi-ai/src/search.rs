@@ -510,8 +510,8 @@ fn order_eval<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
     wm * mob + wp * pot + wc * corners + ws * stable
 }
 
-/// The evaluation at the leaves of [`mid`]: the Hard evaluation, or [`order_eval`] in the
-/// endgame's ordering searches (`ORD`).
+/// The evaluation at the leaves of [`mid`]: the Hard evaluation, or in the endgame's ordering
+/// searches (`ORD`) the trained evaluation when the search has weights, else [`order_eval`].
 #[inline(always)]
 fn leaf<G: SearchGen, const ORD: bool>(g: G, sr: &Search<'_>, p: u64, o: u64) -> i32 {
     if ORD {
@@ -1067,12 +1067,18 @@ fn order_end_body<G: SearchGen>(
     empties: u32,
 ) {
     let odd = odd_empties(!(p | o));
-    let sort_depth = if empties >= ORDER_SEARCH_MIN {
-        (empties - ORDER_SEARCH_MIN + 1).min(ORDER_SEARCH_MAX)
+    let pattern = sr.weights.is_some();
+    let (search_min, search_max) = if pattern {
+        (PATTERN_ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
+    } else {
+        (ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
+    };
+    let sort_depth = if empties >= search_min {
+        (empties - search_min + 1).min(search_max)
     } else {
         0
     };
-    let [w_mob, w_stable, w_pot, w_parity, w_search] = if sr.weights.is_some() {
+    let [w_mob, w_stable, w_pot, w_parity, w_search] = if pattern {
         PATTERN_ORDER_WEIGHTS
     } else {
         ORDER_WEIGHTS
@@ -1099,8 +1105,9 @@ fn order_end_body<G: SearchGen>(
     }
 }
 
-/// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow midgame
-/// searches from 16 empties), transposition table from 7, ETC from 12.
+/// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
+/// searches from 14 empties, or from 16 on the trained evaluation), transposition table from
+/// 7, ETC from 12.
 #[inline(always)]
 fn end<G: SearchGen>(
     g: G,
@@ -1256,7 +1263,10 @@ fn exact_body<G: SearchGen>(
     end(g, sr, p, o, alpha, beta, empties)
 }
 
-/// Orders root moves for the endgame by an ordering search ([`mid`] on [`order_eval`]) of moderate depth.
+/// Orders root moves for the endgame by an ordering search ([`mid`] on the trained evaluation
+/// or [`order_eval`]) of moderate depth (up to 12 plies on the trained evaluation, 8 on the
+/// other); with weights, the best score in discs is returned to center the first aspiration
+/// window on (0 without).
 #[inline(always)]
 fn order_root_end<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> (Vec<u8>, i32) {
     g.run(
@@ -1427,6 +1437,9 @@ fn stable_corner_edge(p: u64, o: u64) -> i32 {
 /// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
 /// at `ORDER_SEARCH_MIN` empties and one more per extra empty...
 const ORDER_SEARCH_MIN: u32 = 14;
+/// ... from this many with the trained evaluation (its leaves cost more: at 14 and 15 empties
+/// its searches saved 4 % of the nodes and cost 30 % more time on FFO #45-#48).
+const PATTERN_ORDER_SEARCH_MIN: u32 = 16;
 /// ... up to this many plies.
 const ORDER_SEARCH_MAX: u32 = 4;
 /// Weights of endgame move ordering: the opponent's mobility, own stable edge discs, potential
