@@ -1,6 +1,6 @@
 //! Exact endgame solver over an OBF file:
 //! `cargo run --release --example solve -- FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B]
-//! [--hash-bits B]`.
+//! [--hash-bits B] [--no-weights]`.
 //!
 //! For each position it prints `#N empties=E score=+S move=M nodes=N time_s=T`, then
 //! `total nodes=.. time_s=.. nodes_per_s=..`. Scores follow the WOF rule (empty squares
@@ -14,6 +14,8 @@
 //! - `--wld`: win/loss/draw only (score -1, 0 or +1).
 //! - `--hash-bits B`: an endgame table of 2^B entries per thread (default 22, that is 128 MiB;
 //!   clamped to 4..=30).
+//! - `--no-weights`: order the moves without the trained evaluation, as a build without the
+//!   feature `embedded-weights` does (the scores are the same; the solve takes longer).
 //!
 //! When the file lists exact scores, each result is checked against the best listed score (its
 //! sign in WLD mode); a wrong one makes the program exit with status 1. A line that does not
@@ -27,7 +29,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: solve FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B] [--hash-bits B]");
+    eprintln!("usage: solve FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B] [--hash-bits B] [--no-weights]");
     ExitCode::from(2)
 }
 
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
     let mut first: Option<usize> = None;
     let mut range: Option<(usize, usize)> = None;
     let mut hash_bits = 22u32;
+    let mut no_weights = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
                 _ => return bad_value("--threads", "a number of threads, at least 1"),
             },
             "--wld" => wld = true,
+            "--no-weights" => no_weights = true,
             "--hash-bits" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => hash_bits = n,
                 None => return bad_value("--hash-bits", "a number of bits (4 to 30)"),
@@ -113,6 +117,9 @@ fn main() -> ExitCode {
         for _ in 0..threads.min(jobs.len()).max(1) {
             scope.spawn(|| {
                 let mut solver = Solver::with_table_bits(hash_bits);
+                if no_weights {
+                    solver = solver.without_weights();
+                }
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((n, line)) = jobs.get(i) else { break };

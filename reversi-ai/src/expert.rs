@@ -59,6 +59,9 @@ impl Source {
 /// ```
 pub struct Expert {
     weights: Source,
+    /// Whether `weights` are trained ones (not the all-zero stand-in of a build without
+    /// embedded weights): only those order the endgame solver's moves.
+    trained: bool,
     limits: Limits,
     tt: TransTable,
     mid_tt: TransTable,
@@ -104,12 +107,13 @@ impl Expert {
     /// ```
     #[must_use]
     pub fn new() -> Expert {
-        let weights = match Weights::active() {
-            Ok(w) => Source::Embedded(w),
-            Err(_) => Source::Owned(Arc::new(Weights::zero())),
+        let (weights, trained) = match Weights::active() {
+            Ok(w) => (Source::Embedded(w), true),
+            Err(_) => (Source::Owned(Arc::new(Weights::zero())), false),
         };
         Expert {
             weights,
+            trained,
             limits: Limits::time(EXPERT_TIME),
             tt: TransTable::new(19),
             mid_tt: TransTable::new(16),
@@ -129,6 +133,8 @@ impl Expert {
     #[must_use]
     pub fn with_weights(mut self, weights: Arc<Weights>) -> Expert {
         self.weights = Source::Owned(weights);
+        self.trained = true;
+        self.mid_tt.clear();
         self
     }
 
@@ -527,6 +533,9 @@ impl Engine for Expert {
                 lim.nodes.map(|n| n.saturating_sub(nodes)),
                 deadline,
             );
+            if self.trained {
+                s.weights = Some(weights.get());
+            }
             let (score, mv) = s.end_root(p, o, -64, 64);
             if !s.aborted && mv != NO_MOVE {
                 result.best_move = sq(mv);

@@ -5,6 +5,7 @@
 
 use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
 use crate::eval;
+use crate::pattern::{Weights, UNITS_PER_DISC};
 use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable};
@@ -83,6 +84,9 @@ pub(crate) struct Search<'a> {
     pub end_tt: &'a mut TransTable,
     /// The move generation kernel, detected once when the search is made.
     kernel: SearchKernel,
+    /// Trained weights for the endgame's ordering searches; without them those searches use
+    /// [`order_eval`].
+    pub weights: Option<&'a Weights>,
 }
 
 /// A move generation kernel that this CPU has (the value proves it), as the search runs it.
@@ -141,6 +145,7 @@ impl<'a> Search<'a> {
             mid_tt,
             end_tt,
             kernel: SearchKernel::best(),
+            weights: None,
         }
     }
 
@@ -505,14 +510,31 @@ fn order_eval<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
     wm * mob + wp * pot + wc * corners + ws * stable
 }
 
-/// The evaluation at the leaves of [`mid`]: the Hard evaluation, or [`order_eval`] in the
-/// endgame's ordering searches (`ORD`).
+/// The evaluation at the leaves of [`mid`]: the Hard evaluation, or in the endgame's ordering
+/// searches (`ORD`) the trained evaluation when the search has weights, else [`order_eval`].
 #[inline(always)]
-fn leaf<G: SearchGen, const ORD: bool>(g: G, p: u64, o: u64) -> i32 {
+fn leaf<G: SearchGen, const ORD: bool>(g: G, sr: &Search<'_>, p: u64, o: u64) -> i32 {
     if ORD {
-        order_eval(g, p, o)
+        match sr.weights {
+            Some(w) => {
+                let mob = legal(g, p, o).count_ones() as i32 - legal(g, o, p).count_ones() as i32;
+                w.eval_with_mobility(p, o, mob)
+            }
+            None => order_eval(g, p, o),
+        }
     } else {
         hard(g, p, o)
+    }
+}
+
+/// The score of a finished game in [`mid`]: the disc difference in the units of the trained
+/// evaluation when an ordering search runs on it, else [`Search::mid_terminal`].
+#[inline(always)]
+fn mid_end<const ORD: bool>(sr: &Search<'_>, p: u64, o: u64) -> i32 {
+    if ORD && sr.weights.is_some() {
+        (p.count_ones() as i32 - o.count_ones() as i32) * UNITS_PER_DISC
+    } else {
+        Search::mid_terminal(p, o)
     }
 }
 
@@ -551,12 +573,12 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         return 0;
     }
     if depth == 0 {
-        return leaf::<G, ORD>(g, p, o);
+        return leaf::<G, ORD>(g, sr, p, o);
     }
     let moves = legal(g, p, o);
     if moves == 0 {
         if legal(g, o, p) == 0 {
-            return Search::mid_terminal(p, o);
+            return mid_end::<ORD>(sr, p, o);
         }
         return -mid::<G, ORD>(g, sr, o, p, depth - 1, -beta, -alpha);
     }
@@ -568,7 +590,7 @@ fn mid_body<G: SearchGen, const ORD: bool>(
             mm &= mm - 1;
             let f = flips(g, p, o, sq);
             sr.nodes += 1;
-            let s = -leaf::<G, ORD>(g, o ^ f, p ^ f ^ (1 << sq));
+            let s = -leaf::<G, ORD>(g, sr, o ^ f, p ^ f ^ (1 << sq));
             if s > best {
                 best = s;
                 if s >= beta {
@@ -1045,10 +1067,21 @@ fn order_end_body<G: SearchGen>(
     empties: u32,
 ) {
     let odd = odd_empties(!(p | o));
-    let sort_depth = if empties >= ORDER_SEARCH_MIN {
-        (empties - ORDER_SEARCH_MIN + 1).min(ORDER_SEARCH_MAX)
+    let pattern = sr.weights.is_some();
+    let (search_min, search_max) = if pattern {
+        (PATTERN_ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
+    } else {
+        (ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
+    };
+    let sort_depth = if empties >= search_min {
+        (empties - search_min + 1).min(search_max)
     } else {
         0
+    };
+    let [w_mob, w_stable, w_pot, w_parity, w_search] = if pattern {
+        PATTERN_ORDER_WEIGHTS
+    } else {
+        ORDER_WEIGHTS
     };
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
@@ -1057,7 +1090,6 @@ fn order_end_body<G: SearchGen>(
             continue;
         }
         let mob = weighted_mobility(g, np, no);
-        let [w_mob, w_stable, w_pot, w_parity, w_search] = ORDER_WEIGHTS;
         let mut s = -mob * w_mob;
         s += stable_corner_edge(no, np) * w_stable;
         let near_empty = crate::bits::neighbours(!(np | no));
@@ -1073,8 +1105,9 @@ fn order_end_body<G: SearchGen>(
     }
 }
 
-/// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow midgame
-/// searches from 16 empties), transposition table from 7, ETC from 12.
+/// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
+/// searches from 14 empties, or from 16 on the trained evaluation), transposition table from
+/// 7, ETC from 12.
 #[inline(always)]
 fn end<G: SearchGen>(
     g: G,
@@ -1230,9 +1263,12 @@ fn exact_body<G: SearchGen>(
     end(g, sr, p, o, alpha, beta, empties)
 }
 
-/// Orders root moves for the endgame by an ordering search ([`mid`] on [`order_eval`]) of moderate depth.
+/// Orders root moves for the endgame by an ordering search ([`mid`] on the trained evaluation
+/// or [`order_eval`]) of moderate depth (up to 12 plies on the trained evaluation, 8 on the
+/// other); with weights, the best score in discs is returned to center the first aspiration
+/// window on (0 without).
 #[inline(always)]
-fn order_root_end<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
+fn order_root_end<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> (Vec<u8>, i32) {
     g.run(
         #[inline(always)]
         move |g| order_root_end_body::<G>(g, sr, p, o),
@@ -1240,18 +1276,32 @@ fn order_root_end<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Ve
 }
 
 #[inline(always)]
-fn order_root_end_body<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> Vec<u8> {
+fn order_root_end_body<G: SearchGen>(g: G, sr: &mut Search<'_>, p: u64, o: u64) -> (Vec<u8>, i32) {
     let empties = (!(p | o)).count_ones();
     let moves = legal(g, p, o);
     let mut list = move_list(g, p, o, moves);
-    let depth = empties.saturating_sub(12).clamp(1, 8);
+    let depth = if sr.weights.is_some() {
+        empties.saturating_sub(12).clamp(1, 12)
+    } else {
+        empties.saturating_sub(12).clamp(1, 8)
+    };
+    let mut best = -INF;
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
-        m.score =
-            -mid::<G, true>(g, sr, np, no, depth - 1, -INF, INF) * 8 - weighted_mobility(g, np, no);
+        let v = -mid::<G, true>(g, sr, np, no, depth - 1, -INF, INF);
+        best = best.max(v);
+        m.score = v * 8 - weighted_mobility(g, np, no);
     }
     list.sort();
-    list.m[..list.n].iter().map(|m| m.sq).collect()
+    // The trained evaluation's score, in discs, guesses the exact one.
+    let guess = if sr.weights.is_some() {
+        (best + UNITS_PER_DISC / 2)
+            .div_euclid(UNITS_PER_DISC)
+            .clamp(-64, 64)
+    } else {
+        0
+    };
+    (list.m[..list.n].iter().map(|m| m.sq).collect(), guess)
 }
 
 /// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
@@ -1342,7 +1392,7 @@ fn end_root_body<G: SearchGen>(
     if legal(g, p, o) == 0 {
         return (exact(g, sr, p, o, alpha0, beta), NO_MOVE);
     }
-    let order = order_root_end(g, sr, p, o);
+    let (order, guess) = order_root_end(g, sr, p, o);
     let mut alpha = alpha0;
     let mut best = -INF;
     let mut best_mv = order[0];
@@ -1350,7 +1400,7 @@ fn end_root_body<G: SearchGen>(
         let f = flips(g, p, o, u32::from(sq));
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
         let s = if i == 0 {
-            aspire(g, sr, np, no, alpha, beta, 0, empties - 1)
+            aspire(g, sr, np, no, alpha, beta, guess, empties - 1)
         } else {
             let s = -end(g, sr, np, no, -alpha - 1, -alpha, empties - 1);
             if s > alpha && s < beta && !sr.aborted {
@@ -1387,11 +1437,17 @@ fn stable_corner_edge(p: u64, o: u64) -> i32 {
 /// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
 /// at `ORDER_SEARCH_MIN` empties and one more per extra empty...
 const ORDER_SEARCH_MIN: u32 = 14;
+/// ... from this many with the trained evaluation (its leaves cost more: at 14 and 15 empties
+/// its searches saved 4 % of the nodes and cost 30 % more time on FFO #45-#48).
+const PATTERN_ORDER_SEARCH_MIN: u32 = 16;
 /// ... up to this many plies.
 const ORDER_SEARCH_MAX: u32 = 4;
 /// Weights of endgame move ordering: the opponent's mobility, own stable edge discs, potential
 /// mobility, parity and the ordering search's score.
 const ORDER_WEIGHTS: [i32; 5] = [1 << 12, 1 << 9, 1 << 5, 1 << 6, 192];
+/// The same weights when the ordering searches run on the trained evaluation (its scores in
+/// 1/256 disc: one disc of the search's score weighs 6/16 of a move of the opponent's mobility).
+const PATTERN_ORDER_WEIGHTS: [i32; 5] = [1 << 12, 1 << 9, 1 << 5, 1 << 6, 6];
 
 /// Weights of [`order_eval`]: mobility, potential mobility, corners and stable edge discs.
 const ORDER_EVAL: [i32; 4] = [16, 4, 20, 20];

@@ -1,10 +1,12 @@
 //! The exact endgame solver.
 
+use crate::pattern::Weights;
 use crate::search::Search;
 use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Limits};
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// How a final score is counted.
 ///
@@ -173,6 +175,23 @@ pub struct Solver {
     mid_tt: TransTable,
     end_tt: TransTable,
     wof: Option<bool>,
+    weights: Option<OrderingWeights>,
+}
+
+/// The trained weights that order the solver's moves.
+#[derive(Clone)]
+enum OrderingWeights {
+    Embedded(&'static Weights),
+    Owned(Arc<Weights>),
+}
+
+impl OrderingWeights {
+    fn get(&self) -> &Weights {
+        match self {
+            OrderingWeights::Embedded(w) => w,
+            OrderingWeights::Owned(w) => w,
+        }
+    }
 }
 
 impl Default for Solver {
@@ -214,7 +233,68 @@ impl Solver {
             mid_tt: TransTable::new(bits.clamp(4, 30).min(18)),
             end_tt: TransTable::new(bits),
             wof: None,
+            weights: Weights::active().ok().map(OrderingWeights::Embedded),
         }
+    }
+
+    /// This solver with its moves ordered by shallow searches on the trained evaluation
+    /// `weights` (for instance read with [`Weights::from_bytes`]). A solver orders its moves
+    /// with the active weights ([`Weights::active`]: those installed at run time with
+    /// [`Weights::install`], else the ones built into the library with the feature
+    /// `embedded-weights`, on by default) when there are some, else with a hand-made
+    /// evaluation (mobility, stability, parity) until it is given weights. The scores are exact either way; good weights make the
+    /// solve faster.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{pattern::Weights, SolveOptions, Solver};
+    /// use reversi_core::Position;
+    /// use std::sync::Arc;
+    /// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
+    /// let mut solver = Solver::with_table_bits(16).with_weights(Arc::new(Weights::zero()));
+    /// let s = solver.solve(&pos, &SolveOptions::default()).unwrap();
+    /// assert_eq!(s.score, Solver::new().without_weights().solve(&pos, &SolveOptions::default()).unwrap().score);
+    /// ```
+    #[must_use]
+    pub fn with_weights(mut self, weights: Arc<Weights>) -> Solver {
+        self.weights = Some(OrderingWeights::Owned(weights));
+        self.mid_tt.clear();
+        self
+    }
+
+    /// This solver with its moves ordered without trained weights (mobility, stability,
+    /// parity and shallow searches on a hand-made evaluation), as in a build without the
+    /// feature `embedded-weights`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{SolveOptions, Solver};
+    /// use reversi_core::Position;
+    /// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
+    /// let s = Solver::new().without_weights().solve(&pos, &SolveOptions::default()).unwrap();
+    /// assert!((-64..=64).contains(&s.score));
+    /// ```
+    #[must_use]
+    pub fn without_weights(mut self) -> Solver {
+        self.weights = None;
+        self.mid_tt.clear();
+        self
+    }
+
+    /// Whether this solver orders its moves with trained weights (see [`Solver::with_weights`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let s = reversi_ai::Solver::new();
+    /// assert_eq!(s.has_weights(), cfg!(feature = "embedded-weights"));
+    /// assert!(!s.without_weights().has_weights());
+    /// ```
+    #[must_use]
+    pub fn has_weights(&self) -> bool {
+        self.weights.is_some()
     }
 
     /// Solves a position exactly, without limits.
@@ -279,6 +359,7 @@ impl Solver {
             deadline,
         );
         s.wof = wof;
+        s.weights = self.weights.as_ref().map(OrderingWeights::get);
         let (p, o) = (pos.player().0, pos.opponent().0);
         let (alpha, beta) = if options.wld { (-1, 1) } else { (-64, 64) };
         let (score, mv) = s.end_root(p, o, alpha, beta);
@@ -361,4 +442,94 @@ impl Solver {
 pub fn solve(pos: &Position, options: &SolveOptions) -> Result<Solution, AiError> {
     let empties = pos.empty().count();
     Solver::with_table_bits((empties + 2).clamp(10, 21)).solve(pos, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::{flips, legal};
+
+    /// Plain alpha-beta without tables or ordering: the disc difference with perfect play.
+    fn reference(p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        let moves = legal(p, o);
+        if moves == 0 {
+            if passed {
+                return p.count_ones() as i32 - o.count_ones() as i32;
+            }
+            return -reference(o, p, -beta, -alpha, true);
+        }
+        let mut best = -65;
+        let mut mm = moves;
+        while mm != 0 {
+            let sq = mm.trailing_zeros();
+            mm &= mm - 1;
+            let f = flips(p, o, sq);
+            let s = -reference(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Random positions with `empties` empty squares reached by random play, the mover able to
+    /// move.
+    fn random_positions(n: usize, empties: u32, mut x: u64) -> Vec<Position> {
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Position::initial();
+            while !pos.is_game_over() && pos.empty().count() > empties {
+                let moves = pos.legal_move_list();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos = pos.play(moves[(x % moves.len() as u64) as usize]).unwrap();
+            }
+            if !pos.is_game_over() && !pos.must_pass() {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    /// The ordering searches (on trained weights, on all-zero weights, or on the hand-made
+    /// evaluation) change the order of the moves, never the score: each solver agrees with
+    /// plain alpha-beta at 14 and 15 empties, where those searches run at the first nodes.
+    #[test]
+    fn every_ordering_gives_the_exact_score() {
+        let mut solvers = vec![
+            Solver::with_table_bits(16).without_weights(),
+            Solver::with_table_bits(16).with_weights(Arc::new(Weights::zero())),
+        ];
+        if let Ok(w) = Weights::embedded() {
+            solvers.push(Solver::with_table_bits(16));
+            assert!(solvers[2].has_weights());
+            solvers.push(Solver::with_table_bits(16).with_weights(Arc::new(w.clone())));
+        }
+        for (i, pos) in [14, 15]
+            .iter()
+            .flat_map(|&e| random_positions(3, e, 0x5DEE_CE66 + u64::from(e)))
+            .enumerate()
+        {
+            let (p, o) = (pos.player().0, pos.opponent().0);
+            let want = reference(p, o, -65, 65, false);
+            for s in &mut solvers {
+                let r = s.solve(&pos, &SolveOptions::default()).unwrap();
+                assert_eq!(r.score, want, "position {i}: {pos:?}");
+                let child = pos.play(r.best_move).unwrap();
+                let (cp, co) = (child.player().0, child.opponent().0);
+                assert_eq!(-reference(cp, co, -65, 65, false), want, "move of {i}");
+                let wof = s.solve(&pos, &SolveOptions::exact(Scoring::Wof)).unwrap();
+                assert_eq!(wof.score.signum(), want.signum());
+                let wld = s.solve(&pos, &SolveOptions::wld(Scoring::Wof)).unwrap();
+                assert_eq!(wld.score, want.signum());
+            }
+        }
+    }
 }

@@ -171,7 +171,15 @@ fn answer(request: &Value) -> Result<String, (&'static str, String)> {
         }
         Request::Solve { board } => {
             let p = position(Some(&board))?;
-            let s = Solver::new()
+            // Ordered by the trained evaluation only once the page installed it, so that the
+            // module answers the same natively (where the library may embed the weights) and
+            // in the browser.
+            let mut solver = if Weights::installed().is_some() {
+                Solver::new()
+            } else {
+                Solver::new().without_weights()
+            };
+            let s = solver
                 .solve(&p, &SolveOptions::default())
                 .map_err(|e| ("game_over", e.to_string()))?;
             Ok(
