@@ -23,6 +23,7 @@
 
 mod conn;
 mod db;
+mod finished;
 mod hub;
 mod online;
 pub mod protocol;
