@@ -34,6 +34,8 @@ mod view;
 #[cfg(test)]
 mod contract_tests;
 #[cfg(test)]
+mod store_tests;
+#[cfg(test)]
 mod tests;
 
 use std::net::SocketAddr;

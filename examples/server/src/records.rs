@@ -23,9 +23,6 @@
 //! invites, the queues' order, its next numbers nor its generator: [`encode_lobby`] reads those
 //! from the lobby's serialised form (the gap is written in `LOAD.md`'s notes on the store).
 
-// Until the store uses every record (the next commits), some are read only by the tests.
-#![allow(dead_code)]
-
 use std::collections::BTreeMap;
 
 use reversi::clock::{Clock, ClockStatus, Span, TimeControl};
