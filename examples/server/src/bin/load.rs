@@ -84,6 +84,18 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The CPU time (user + system) a process has used, in seconds (Linux `/proc/PID/stat`, at the
+/// kernel's usual 100 ticks a second), if it can be read.
+fn cpu_secs(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 #[derive(Default)]
 struct Stats {
     /// Set once every connection is open: moves and latencies are counted from then on.
@@ -305,6 +317,11 @@ fn main() {
         // Let the last games be matched, then measure.
         tokio::time::sleep(Duration::from_secs(2)).await;
         stats.steady.store(true, Ordering::Relaxed);
+        let server_pid = args.server_pid.map(|p| p.to_string());
+        let cpu_before = (
+            server_pid.as_deref().and_then(cpu_secs),
+            cpu_secs("self"),
+        );
         let playing = stats.matched.load(Ordering::Relaxed) / 2 - stats.games_done.load(Ordering::Relaxed);
         if let (Some(pid), Some(before)) = (args.server_pid, rss_before) {
             if let Some(after) = rss_kib(pid) {
@@ -320,6 +337,10 @@ fn main() {
             let _ = t.await;
         }
         let elapsed = start.elapsed();
+        let cpu_after = (
+            server_pid.as_deref().and_then(cpu_secs),
+            cpu_secs("self"),
+        );
         let mut lat = std::mem::take(&mut *stats.latencies_us.lock().unwrap());
         lat.sort_unstable();
         let moves = stats.moves.load(Ordering::Relaxed);
@@ -349,6 +370,19 @@ fn main() {
             percentile(&lat, 0.90),
             percentile(&lat, 0.99),
             percentile(&lat, 1.0)
+        );
+        let per_1000 = |before: Option<f64>, after: Option<f64>| match (before, after) {
+            (Some(b), Some(a)) if moves > 0 => format!(
+                "{:.1} s, {:.3} s per 1,000 moves",
+                a - b,
+                (a - b) * 1000.0 / moves as f64
+            ),
+            _ => "unknown".to_owned(),
+        };
+        println!(
+            "load: CPU (user + system) over the measured moves: server {}; load client {}",
+            per_1000(cpu_before.0, cpu_after.0),
+            per_1000(cpu_before.1, cpu_after.1)
         );
         let errors = stats.errors.load(Ordering::Relaxed);
         println!("load: errors {errors}");
