@@ -330,7 +330,7 @@ fn the_games_table_writes_a_pass_as_pass_and_reads_it_back_as_moves() {
         black_clock_ms: None,
         white_clock_ms: None,
     };
-    let v = serde_json::to_value(crate::records::view(&rec)).unwrap();
+    let v = serde_json::to_value(crate::finished::view(&rec)).unwrap();
     assert_eq!(
         v["moves"],
         json!([{"color": "black", "move": "c1"}, {"color": "white", "move": "pass"}])
@@ -551,14 +551,14 @@ fn a_record_of_a_newer_format_stops_the_start_with_its_name() {
     drop(Db::open(&db).expect("a new database"));
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute(
-        "INSERT INTO live (id, kind, state, updated_ms, format) VALUES ('Habc', 'hosted', '{}', 0, 3)",
+        "INSERT INTO live (id, kind, state, updated_ms, format) VALUES ('Habc', 'hosted', '{}', 0, 4)",
         [],
     )
     .unwrap();
     drop(conn);
     let err = Db::open(&db).err().expect("refused");
     assert!(err.to_string().contains("\"Habc\""), "{err}");
-    assert!(err.to_string().contains("format 3"), "{err}");
+    assert!(err.to_string().contains("format 4"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -595,8 +595,8 @@ async fn an_unreadable_record_stops_the_start_and_is_kept() {
     conn.execute("DELETE FROM lobby_log WHERE seq = ?1", [seq])
         .unwrap();
     conn.execute(
-        "INSERT INTO live (id, kind, state, updated_ms) VALUES ('Hbroken', 'hosted', 'not json', 0)",
-        [],
+        "INSERT INTO live (id, kind, state, updated_ms, format) VALUES ('Hbroken', 'hosted', 'not json', 0, ?1)",
+        [crate::db::RECORD_FORMAT],
     )
     .unwrap();
     drop(conn);

@@ -17,12 +17,14 @@ use std::thread;
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 
-/// The store version this server writes (the database's `user_version`). Version 1 (the
-/// server before record versions; `user_version` 0) is migrated when opened.
-pub const STORE_VERSION: i64 = 2;
+/// The store version this server writes (the database's `user_version`). Versions 1 (the
+/// server before record versions; `user_version` 0) and 2 (rooms and the lobby as the room
+/// crate's serialised structs) are migrated when opened.
+pub const STORE_VERSION: i64 = 3;
 
-/// The newest record format this server reads and the one it writes.
-pub const RECORD_FORMAT: i64 = 2;
+/// The record format this server reads and writes: the stable records of
+/// [`crate::records`] (version 3). Older formats are migrated with the store.
+pub const RECORD_FORMAT: i64 = crate::records::RECORD_VERSION as i64;
 
 /// Why the database cannot be used: the server does not start.
 #[derive(Debug, thiserror::Error)]
@@ -107,9 +109,9 @@ pub enum Write {
     Save {
         /// Its id.
         id: String,
-        /// `hosted` or `online_room`.
+        /// `hosted`.
         kind: &'static str,
-        /// Its serialised state.
+        /// Its record ([`crate::records::encode_room`]).
         state: String,
         /// Wall-clock time of the change.
         at: u64,
@@ -136,14 +138,14 @@ pub enum Write {
         seq: u64,
         /// Its `now`.
         at: u64,
-        /// The command, as JSON.
+        /// The command ([`crate::records::encode_op`]).
         op: String,
     },
     /// Replace the lobby snapshot, which covers the log up to `seq` (then dropped).
     Snapshot {
         /// The last log entry it covers.
         seq: u64,
-        /// The lobby, as JSON.
+        /// The lobby's record ([`crate::records::encode_lobby`]).
         state: String,
     },
 }
@@ -157,8 +159,8 @@ pub struct Loaded {
     pub snapshot: Option<(u64, String)>,
     /// The lobby log after the snapshot: sequence, `now`, command.
     pub log: Vec<(u64, u64, String)>,
-    /// The store version the database had before it was opened (1 when migrated from version
-    /// 1; [`STORE_VERSION`] when it was current or new).
+    /// The store version the database had before it was opened (1 or 2 when migrated from
+    /// them; [`STORE_VERSION`] when it was current or new).
     pub from_version: i64,
     /// The highest online room number any finished game recorded (`R<n>`), 0 if none.
     pub max_online_room: u64,
@@ -180,32 +182,33 @@ pub struct Db {
 pub struct LiveRow {
     /// Its id.
     pub id: String,
-    /// `hosted` or `online_room`.
+    /// `hosted`.
     pub kind: String,
-    /// Its serialised state.
+    /// Its record ([`crate::records::RoomRecord`] as JSON).
     pub state: String,
 }
 
-/// The store, version 2.
+/// The store, version 3: live rows hold room records, the snapshot a lobby record, the log lobby
+/// commands ([`crate::records`]).
 const SCHEMA: &str = "
 CREATE TABLE live (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,
     state TEXT NOT NULL,
     updated_ms INTEGER NOT NULL,
-    format INTEGER NOT NULL DEFAULT 2
+    format INTEGER NOT NULL DEFAULT 3
 );
 CREATE TABLE lobby_log (
     seq INTEGER PRIMARY KEY,
     at_ms INTEGER NOT NULL,
     op TEXT NOT NULL,
-    format INTEGER NOT NULL DEFAULT 2
+    format INTEGER NOT NULL DEFAULT 3
 );
 CREATE TABLE lobby_snapshot (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seq INTEGER NOT NULL,
     state TEXT NOT NULL,
-    format INTEGER NOT NULL DEFAULT 2
+    format INTEGER NOT NULL DEFAULT 3
 );
 CREATE TABLE guests (
     token TEXT PRIMARY KEY,
@@ -214,7 +217,7 @@ CREATE TABLE guests (
 );
 CREATE INDEX games_black ON games (black, seq);
 CREATE INDEX games_white ON games (white, seq);
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 ";
 
 /// Store version 1 to 2: record formats on every live row, log entry and snapshot; the guests'
@@ -239,7 +242,7 @@ UPDATE lobby_snapshot SET format = 2;
 PRAGMA user_version = 2;
 ";
 
-/// The games table, the same in versions 1 and 2.
+/// The games table, the same in versions 1 to 3.
 const GAMES: &str = "
 CREATE TABLE IF NOT EXISTS games (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -517,9 +520,17 @@ fn migrate(conn: &mut Connection) -> Result<i64, StoreError> {
                 );
             }
             tx.execute_batch(MIGRATE_1_TO_2)?;
+            migrate_2_to_3(&tx)?;
             tx.commit()?;
             tracing::info!("migrated the database from store version 1 to {STORE_VERSION}");
             Ok(1)
+        }
+        (2, _) => {
+            let tx = conn.transaction()?;
+            migrate_2_to_3(&tx)?;
+            tx.commit()?;
+            tracing::info!("migrated the database from store version 2 to {STORE_VERSION}");
+            Ok(2)
         }
         (STORE_VERSION, _) => Ok(STORE_VERSION),
         (found, _) if found > STORE_VERSION => Err(StoreError::NewerStore { found }),
@@ -530,14 +541,74 @@ fn migrate(conn: &mut Connection) -> Result<i64, StoreError> {
     }
 }
 
+/// Store version 2 to 3: every hosted room and the lobby snapshot rewritten from the room
+/// crate's serialised structs to the stable records; the log's commands are already records.
+/// The online rooms' rows (copies of what the lobby holds) go. A row that cannot be read stops
+/// the migration (and the start) with its name; the transaction leaves the file as it was.
+fn migrate_2_to_3(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
+    use reversi::room::{Lobby, Room};
+    use reversi::room_adapters::ReversiGame;
+    let unreadable = |what: String, cause: String| StoreError::Unreadable { what, cause };
+    tx.execute("DELETE FROM live WHERE kind = 'online_room'", [])?;
+    let rows = {
+        let mut stmt = tx.prepare("SELECT id, kind, state FROM live ORDER BY id")?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows
+    };
+    for (id, kind, state) in rows {
+        if kind != "hosted" {
+            return Err(unreadable(
+                format!("the live row {id:?}"),
+                format!("unknown kind {kind:?}"),
+            ));
+        }
+        let room: Room<ReversiGame> = serde_json::from_str(&state)
+            .map_err(|e| unreadable(format!("the hosted room {id:?}"), e.to_string()))?;
+        tx.execute(
+            "UPDATE live SET state = ?2, format = ?3 WHERE id = ?1",
+            params![id, crate::records::encode_room(&room), RECORD_FORMAT],
+        )?;
+    }
+    let snapshot: Option<String> = tx
+        .query_row("SELECT state FROM lobby_snapshot WHERE id = 1", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if let Some(state) = snapshot {
+        let lobby: Lobby<ReversiGame> = serde_json::from_str(&state)
+            .map_err(|e| unreadable("the lobby snapshot".into(), e.to_string()))?;
+        tx.execute(
+            "UPDATE lobby_snapshot SET state = ?1, format = ?2 WHERE id = 1",
+            params![crate::records::encode_lobby(&lobby), RECORD_FORMAT],
+        )?;
+    }
+    tx.execute("UPDATE lobby_log SET format = ?1", params![RECORD_FORMAT])?;
+    tx.execute_batch("PRAGMA user_version = 3;")?;
+    Ok(())
+}
+
 fn check_format(what: &str, format: i64) -> Result<(), StoreError> {
-    if (1..=RECORD_FORMAT).contains(&format) {
-        Ok(())
-    } else {
-        Err(StoreError::NewerRecord {
+    match format {
+        RECORD_FORMAT => Ok(()),
+        f if f > RECORD_FORMAT => Err(StoreError::NewerRecord {
             what: what.to_owned(),
             found: format,
-        })
+        }),
+        f => Err(StoreError::Unreadable {
+            what: what.to_owned(),
+            cause: format!(
+                "record format {f} in a store of version {STORE_VERSION} (formats older than \
+                 {RECORD_FORMAT} are migrated with the store)"
+            ),
+        }),
     }
 }
 

@@ -24,6 +24,7 @@
 
 mod conn;
 mod db;
+mod finished;
 mod hub;
 mod online;
 pub mod protocol;
@@ -33,6 +34,8 @@ mod view;
 
 #[cfg(test)]
 mod contract_tests;
+#[cfg(test)]
+mod store_tests;
 #[cfg(test)]
 mod tests;
 

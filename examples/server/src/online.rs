@@ -12,7 +12,8 @@
 //! live commands. The lobby draws tokens, codes and colours from its own generator, seeded from
 //! the operating system's entropy when the lobby is new and saved with it in every snapshot (a
 //! new lobby is snapshotted at once), so a replay draws what the live commands drew. Hosted rooms are saved whole after each
-//! accepted command. Deliveries wait for the commit.
+//! accepted command. Snapshots, log entries and hosted rooms are the stable records of
+//! [`crate::records`]. Deliveries wait for the commit.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -28,13 +29,15 @@ use reversi::room::{
     RoomError, RoomId, RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::db::{Db, GameRecord, Loaded, StoreError, Write};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{color_name, ClientMsg, Refusal};
+use crate::records;
+pub use crate::records::LobbyOp;
 use crate::Config;
 use reversi::view::{BoardView, ClockView};
 
@@ -78,40 +81,6 @@ fn seat_color(seat: usize) -> Color {
     } else {
         Color::White
     }
-}
-
-/// A lobby command as logged: replaying the log on a snapshot rebuilds the lobby.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum LobbyOp {
-    /// A new guest (its token comes from the lobby's generator).
-    AddGuest,
-    /// Wait for a random match.
-    Queue { player: PlayerId },
-    /// Stop waiting.
-    CancelQueue { player: PlayerId },
-    /// Create an invite.
-    CreateInvite { player: PlayerId },
-    /// Cancel one's invite.
-    CancelInvite { player: PlayerId },
-    /// Join an invite.
-    JoinInvite { player: PlayerId, code: InviteCode },
-    /// A move.
-    Act {
-        player: PlayerId,
-        version: u64,
-        square: Square,
-    },
-    /// Resign.
-    Resign { player: PlayerId },
-    /// The connection was lost.
-    Disconnect { player: PlayerId },
-    /// Back with the token.
-    Reconnect { token: Token },
-    /// Leave for good.
-    Leave { player: PlayerId },
-    /// A closed room is forgotten.
-    RemoveRoom { room: RoomId },
 }
 
 /// What a lobby command gave back.
@@ -211,8 +180,9 @@ impl Online {
         };
         let mut new_lobby = false;
         let mut lobby = match &loaded.snapshot {
-            Some((_, s)) => serde_json::from_str::<Lobby<ReversiGame>>(s)
-                .map_err(|e| unreadable("the lobby snapshot".into(), &e))?,
+            Some((_, s)) => {
+                records::decode_lobby(s).map_err(|e| unreadable("the lobby snapshot".into(), &e))?
+            }
             None => {
                 new_lobby = true;
                 // 256 bits from the OS-seeded generator: tokens must not be guessable.
@@ -228,7 +198,7 @@ impl Online {
             if *s <= seq {
                 continue;
             }
-            let op = serde_json::from_str::<LobbyOp>(op)
+            let op = records::decode_op(op)
                 .map_err(|e| unreadable(format!("the lobby log entry {s}"), &e))?;
             match apply_op(&mut lobby, Millis(*at), &op) {
                 Ok(OpOut::Guest(p, t)) => new_guests.push((p, t, *at)),
@@ -248,7 +218,7 @@ impl Online {
         for row in &loaded.live {
             match row.kind.as_str() {
                 "hosted" => {
-                    let mut r = serde_json::from_str::<Room<ReversiGame>>(&row.state)
+                    let mut r = records::decode_room(&row.state)
                         .map_err(|e| unreadable(format!("the hosted room {:?}", row.id), &e))?;
                     while r.poll_event().is_some() {}
                     hosted.insert(row.id.clone(), r);
@@ -305,6 +275,16 @@ impl Online {
                 rx,
             ))),
         })
+    }
+
+    /// The lobby and the hosted rooms as restored, before the task starts (and before the
+    /// deadlines that fell while the server was down run).
+    #[cfg(test)]
+    #[allow(clippy::type_complexity)]
+    pub fn restored(&self) -> Option<(Lobby<ReversiGame>, BTreeMap<String, Room<ReversiGame>>)> {
+        let init = self.init.lock().expect("init lock");
+        init.as_ref()
+            .map(|(s, _)| (s.lobby.clone(), s.hosted.clone()))
     }
 
     /// Starts the online task.
@@ -542,7 +522,7 @@ impl Actor {
         self.snapshot_seq = seq;
         let db = self.db.clone();
         tokio::task::spawn_blocking(move || {
-            let state = serde_json::to_string(&lobby).expect("the lobby serialises");
+            let state = records::encode_lobby(&lobby);
             drop(lobby);
             let ack = db.submit(vec![Write::Snapshot { seq, state }]);
             if let Ok(Err(e)) = ack.blocking_recv() {
@@ -554,7 +534,7 @@ impl Actor {
     /// Snapshots the lobby, changed or not, before anything else is saved (a new lobby: its
     /// generator's seed).
     fn snapshot_at_once(&mut self) {
-        let state = serde_json::to_string(&self.lobby).expect("the lobby serialises");
+        let state = records::encode_lobby(&self.lobby);
         self.snapshot_seq = self.seq;
         let ack = self.db.submit(vec![Write::Snapshot {
             seq: self.seq,
@@ -571,7 +551,7 @@ impl Actor {
             step.writes.push(Write::Log {
                 seq: self.seq,
                 at: now.0,
-                op: serde_json::to_string(&op).expect("an op serialises"),
+                op: records::encode_op(&op),
             });
         }
         r
@@ -1154,7 +1134,7 @@ impl Actor {
                 step.writes.push(Write::Save {
                     id: id.clone(),
                     kind: "hosted",
-                    state: serde_json::to_string(room).expect("a room serialises"),
+                    state: records::encode_room(room),
                     at: now.0,
                 });
                 self.maybe_think(id);

@@ -6,8 +6,12 @@
 //! ```
 //!
 //! It speaks the protocol through the server library's types ([`reversi_server::protocol`]):
-//! it sends [`ClientMsg`]s and reads every message as a [`ServerMsg`], so a message it cannot
-//! read counts as an error.
+//! it sends [`ClientMsg`]s. It reads each message for the fields it acts on only (type, room,
+//! colour, version, side to move, legal squares, history length, result), without building the
+//! rest (the squares' descriptions, the flips, the plies): the client shares the machine with the
+//! server, and building whole states was most of its time. With `--strict` it also reads every
+//! message as a [`ServerMsg`], so that a message the protocol's types cannot read counts as an
+//! error.
 //!
 //! Each game is two WebSocket clients that queue for a random match and then play random legal
 //! moves (from the moves the server lists), each after a think time drawn between half and one
@@ -28,9 +32,16 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use rand::{RngExt, SeedableRng};
-use reversi::core::Color;
+use reversi::core::{Color, Square};
 use reversi_server::protocol::{ClientMsg, ServerMsg};
 use tokio_tungstenite::tungstenite::Message;
+
+/// The load client's allocator: mimalloc. With thousands of connections parsing states, glibc's
+/// malloc (its consolidation of freed chunks above all) was a fifth of the client's time
+/// (`perf record`, see `LOAD.md`). The server keeps the system's: mimalloc did not lower its CPU
+/// time per move, and raised its memory per game.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 struct Args {
     addr: SocketAddr,
@@ -39,9 +50,10 @@ struct Args {
     seconds: u64,
     ramp_per_sec: u64,
     server_pid: Option<u32>,
+    strict: bool,
 }
 
-const USAGE: &str = "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID]";
+const USAGE: &str = "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID] [--strict]";
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
@@ -51,6 +63,7 @@ fn parse_args() -> Result<Args, String> {
         seconds: 90,
         ramp_per_sec: 400,
         server_pid: None,
+        strict: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -64,6 +77,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--seconds" => a.seconds = val()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--ramp" => a.ramp_per_sec = val()?.parse().map_err(|e| format!("--ramp: {e}"))?,
+            "--strict" => a.strict = true,
             "--server-pid" => {
                 a.server_pid = Some(val()?.parse().map_err(|e| format!("--server-pid: {e}"))?)
             }
@@ -82,6 +96,18 @@ fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The CPU time (user + system) a process has used, in seconds (Linux `/proc/PID/stat`, at the
+/// kernel's usual 100 ticks a second), if it can be read.
+fn cpu_secs(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 #[derive(Default)]
@@ -113,6 +139,42 @@ impl Stats {
 /// whether it counts (sent once all games were going).
 type InFlight = Arc<Mutex<HashMap<String, (usize, Color, Instant, bool)>>>;
 
+/// The parts of a server message a player acts on. The rest of the text is skipped, not built:
+/// `history` is only counted, `legal` keeps only the squares.
+#[derive(serde::Deserialize)]
+struct Lean<'a> {
+    #[serde(rename = "type", borrow)]
+    tag: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    room: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    color: Option<Color>,
+    #[serde(default)]
+    version: u64,
+    #[serde(default)]
+    to_move: Option<Color>,
+    #[serde(default)]
+    legal: Vec<LeanLegal>,
+    #[serde(default)]
+    history: Vec<serde::de::IgnoredAny>,
+    #[serde(default)]
+    result: Option<LeanResult>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct LeanLegal {
+    square: Square,
+}
+
+#[derive(serde::Deserialize)]
+struct LeanResult {
+    reason: String,
+}
+
 /// A client message as a WebSocket text frame.
 fn frame(msg: &ClientMsg) -> Message {
     Message::text(serde_json::to_string(msg).expect("a client message serialises"))
@@ -125,8 +187,9 @@ async fn player(
     think: Duration,
     stop_at: Instant,
     seed: u64,
+    strict: bool,
 ) {
-    if let Err(e) = play(addr, &stats, &inflight, think, stop_at, seed).await {
+    if let Err(e) = play(addr, &stats, &inflight, think, stop_at, seed, strict).await {
         stats.error(e);
     }
 }
@@ -138,6 +201,7 @@ async fn play(
     think: Duration,
     stop_at: Instant,
     seed: u64,
+    strict: bool,
 ) -> Result<(), String> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     // Small buffers, as the server's: thousands of connections share the machine.
@@ -170,17 +234,19 @@ async fn play(
             Ok(Some(Ok(m))) => m,
         };
         let Message::Text(text) = msg else { continue };
-        let msg: ServerMsg = serde_json::from_str(text.as_str())
+        if strict {
+            serde_json::from_str::<ServerMsg>(text.as_str())
+                .map_err(|e| format!("unreadable message {:?}: {e}", text.as_str()))?;
+        }
+        let v: Lean = serde_json::from_str(text.as_str())
             .map_err(|e| format!("unreadable message {:?}: {e}", text.as_str()))?;
-        match msg {
-            ServerMsg::Matched {
-                room: r, color: c, ..
-            } => {
-                room = r;
-                color = Some(c);
+        match v.tag.as_ref() {
+            "matched" => {
+                room = v.room.map(|r| r.into_owned()).unwrap_or_default();
+                color = v.color;
                 stats.matched.fetch_add(1, Ordering::Relaxed);
             }
-            ServerMsg::State(v) if v.room.as_deref() == Some(room.as_str()) => {
+            "state" if v.room.as_deref() == Some(room.as_str()) => {
                 let Some(color) = color else { continue };
                 let history = v.history.len();
                 let received = Instant::now();
@@ -238,8 +304,12 @@ async fn play(
                     }
                 }
             }
-            ServerMsg::Error { code, message, .. } => {
-                return Err(format!("server error {code}: {message}"))
+            "error" => {
+                return Err(format!(
+                    "server error {}: {}",
+                    v.code.unwrap_or_default(),
+                    v.message.unwrap_or_default()
+                ))
             }
             _ => {}
         }
@@ -294,6 +364,7 @@ fn main() {
                 args.think,
                 stop_at,
                 i as u64,
+                args.strict,
             )));
             tokio::time::sleep(gap).await;
         }
@@ -305,6 +376,11 @@ fn main() {
         // Let the last games be matched, then measure.
         tokio::time::sleep(Duration::from_secs(2)).await;
         stats.steady.store(true, Ordering::Relaxed);
+        let server_pid = args.server_pid.map(|p| p.to_string());
+        let cpu_before = (
+            server_pid.as_deref().and_then(cpu_secs),
+            cpu_secs("self"),
+        );
         let playing = stats.matched.load(Ordering::Relaxed) / 2 - stats.games_done.load(Ordering::Relaxed);
         if let (Some(pid), Some(before)) = (args.server_pid, rss_before) {
             if let Some(after) = rss_kib(pid) {
@@ -320,6 +396,10 @@ fn main() {
             let _ = t.await;
         }
         let elapsed = start.elapsed();
+        let cpu_after = (
+            server_pid.as_deref().and_then(cpu_secs),
+            cpu_secs("self"),
+        );
         let mut lat = std::mem::take(&mut *stats.latencies_us.lock().unwrap());
         lat.sort_unstable();
         let moves = stats.moves.load(Ordering::Relaxed);
@@ -349,6 +429,19 @@ fn main() {
             percentile(&lat, 0.90),
             percentile(&lat, 0.99),
             percentile(&lat, 1.0)
+        );
+        let per_1000 = |before: Option<f64>, after: Option<f64>| match (before, after) {
+            (Some(b), Some(a)) if moves > 0 => format!(
+                "{:.1} s, {:.3} s per 1,000 moves",
+                a - b,
+                (a - b) * 1000.0 / moves as f64
+            ),
+            _ => "unknown".to_owned(),
+        };
+        println!(
+            "load: CPU (user + system) over the measured moves: server {}; load client {}",
+            per_1000(cpu_before.0, cpu_after.0),
+            per_1000(cpu_before.1, cpu_after.1)
         );
         let errors = stats.errors.load(Ordering::Relaxed);
         println!("load: errors {errors}");
