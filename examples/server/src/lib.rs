@@ -21,6 +21,7 @@
 //!   SIGKILL the server restores every room, and clocks go on by wall time.
 //! - Logs go through `tracing` (`RUST_LOG=debug` for more).
 
+mod cluster;
 mod conn;
 mod db;
 mod hub;
@@ -47,6 +48,7 @@ use axum::routing::get;
 use axum::Router;
 use tokio::net::TcpListener;
 
+pub use crate::cluster::ClusterConfig;
 use crate::hub::Hub;
 pub use crate::online::Durations;
 
@@ -68,6 +70,8 @@ pub struct Config {
     pub computer_delay: Duration,
     /// The online rules' durations.
     pub online: online::Durations,
+    /// With `--redis`: the cluster this node is a member of (see the `cluster` module).
+    pub cluster: Option<ClusterConfig>,
 }
 
 impl Config {
@@ -81,6 +85,7 @@ impl Config {
             out_queue: 1024,
             computer_delay: Duration::from_millis(300),
             online: online::Durations::default(),
+            cluster: None,
         }
     }
 }
@@ -125,6 +130,10 @@ impl Server {
         let online = online::Online::restore(&cfg, &loaded).map_err(|e| fail(&e))?;
         let hub = Arc::new(Hub::new(cfg, db, reader, online));
         hub.online.start(&hub);
+        if let Some(cc) = hub.cfg.cluster.clone() {
+            let c = cluster::Cluster::start(&cc, hub.clone()).await?;
+            hub.online.join_cluster(c);
+        }
         let addr = listener
             .local_addr()
             .map_err(|e| format!("no local address: {e}"))?;
