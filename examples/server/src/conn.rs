@@ -10,9 +10,9 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::finished;
 use crate::hub::{send, Hub, Out};
 use crate::protocol::{self, ClientMsg, Refusal};
-use crate::records;
 
 /// A token bucket: `rate` messages a second, bursts of `burst`. It is refilled from the time
 /// that passed when a message arrives, so an idle connection costs no timer.
@@ -212,7 +212,7 @@ async fn dispatch(hub: &Arc<Hub>, conn: u64, out: &Out, msg: ClientMsg) {
             let kind = msg.kind();
             let rid = msg.rid().cloned();
             let reader = hub.reader.clone();
-            let answer = tokio::task::spawn_blocking(move || records::answer(&reader, &msg))
+            let answer = tokio::task::spawn_blocking(move || finished::answer(&reader, &msg))
                 .await
                 .unwrap_or_else(|e| Err(Refusal::new("internal", format!("the read failed: {e}"))));
             match answer {

@@ -330,7 +330,7 @@ fn the_games_table_writes_a_pass_as_pass_and_reads_it_back_as_moves() {
         black_clock_ms: None,
         white_clock_ms: None,
     };
-    let v = serde_json::to_value(crate::records::view(&rec)).unwrap();
+    let v = serde_json::to_value(crate::finished::view(&rec)).unwrap();
     assert_eq!(
         v["moves"],
         json!([{"color": "black", "move": "c1"}, {"color": "white", "move": "pass"}])

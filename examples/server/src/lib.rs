@@ -24,6 +24,7 @@
 mod cluster;
 mod conn;
 mod db;
+mod finished;
 mod hub;
 mod online;
 pub mod protocol;

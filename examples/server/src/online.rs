@@ -28,13 +28,14 @@ use reversi::room::{
     RoomError, RoomId, RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::db::{Db, GameRecord, Loaded, StoreError, Write};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{color_name, ClientMsg, Refusal};
+pub use crate::records::LobbyOp;
 use crate::Config;
 use reversi::view::{BoardView, ClockView};
 
@@ -78,40 +79,6 @@ pub(crate) fn seat_color(seat: usize) -> Color {
     } else {
         Color::White
     }
-}
-
-/// A lobby command as logged: replaying the log on a snapshot rebuilds the lobby.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum LobbyOp {
-    /// A new guest (its token comes from the lobby's generator).
-    AddGuest,
-    /// Wait for a random match.
-    Queue { player: PlayerId },
-    /// Stop waiting.
-    CancelQueue { player: PlayerId },
-    /// Create an invite.
-    CreateInvite { player: PlayerId },
-    /// Cancel one's invite.
-    CancelInvite { player: PlayerId },
-    /// Join an invite.
-    JoinInvite { player: PlayerId, code: InviteCode },
-    /// A move.
-    Act {
-        player: PlayerId,
-        version: u64,
-        square: Square,
-    },
-    /// Resign.
-    Resign { player: PlayerId },
-    /// The connection was lost.
-    Disconnect { player: PlayerId },
-    /// Back with the token.
-    Reconnect { token: Token },
-    /// Leave for good.
-    Leave { player: PlayerId },
-    /// A closed room is forgotten.
-    RemoveRoom { room: RoomId },
 }
 
 /// What a lobby command gave back.
