@@ -820,7 +820,7 @@ impl Node {
                     .await?;
                 match rec.get("state") {
                     Some(state) => {
-                        let room: Room<ReversiGame> = serde_json::from_str(state).map_err(|e| {
+                        let room = crate::records::decode_room(state).map_err(|e| {
                             Refusal::new("internal", format!("the room's record: {e}"))
                         })?;
                         let v = state_msg("online", &game, &room, now).value();
@@ -945,7 +945,7 @@ impl Node {
         let mut room = Room::online(now, &seats, self.settings, ReversiGame::new())
             .map_err(|e| room_refusal(&e))?;
         while room.poll_event().is_some() {}
-        let state = serde_json::to_string(&room).expect("a room serialises");
+        let state = crate::records::encode_room(&room);
         let mut pipe = redis::pipe();
         pipe.cmd("SET")
             .arg(self.keys.lease(&id))
@@ -1106,7 +1106,7 @@ impl Node {
             let _ = pipe.query_async::<()>(&mut self.con).await;
             return Ok(None);
         };
-        let mut room: Room<ReversiGame> = match serde_json::from_str(state) {
+        let mut room = match crate::records::decode_room(state) {
             Ok(r) => r,
             Err(e) => {
                 // Kept as it is (the lease expires again): never dropped.
@@ -1319,7 +1319,7 @@ impl Node {
         } else {
             Save::Put {
                 room: id.to_owned(),
-                state: serde_json::to_string(&o.room).expect("a room serialises"),
+                state: crate::records::encode_room(&o.room),
                 kind: o.kind.clone(),
             }
         };
