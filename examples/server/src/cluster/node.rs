@@ -572,11 +572,12 @@ impl Node {
             .await
             .map_err(|e| store_err(&e))?;
         // The node's own database knows the token too (`games` and `record` on this node).
-        let _ = self.hub.db.submit(vec![Write::Guest {
+        // The writer commits whether or not its answer is awaited.
+        drop(self.hub.db.submit(vec![Write::Guest {
             token: token.clone(),
             player: n,
             at: wall_now().0,
-        }]);
+        }]));
         let p = PlayerId(n);
         self.bind(conn, out, p);
         let _ = out.try_send(text_of(
@@ -1280,7 +1281,7 @@ impl Node {
             }
         }
         if !writes.is_empty() {
-            let _ = self.hub.db.submit(writes);
+            drop(self.hub.db.submit(writes));
         }
         let mut state = state_msg("online", id, &o.room, now);
         let text = state.text();
