@@ -22,6 +22,7 @@
 //!   SIGKILL the server restores every room, and clocks go on by wall time.
 //! - Logs go through `tracing` (`RUST_LOG=debug` for more).
 
+mod cluster;
 mod conn;
 mod db;
 mod finished;
@@ -51,6 +52,7 @@ use axum::routing::get;
 use axum::Router;
 use tokio::net::TcpListener;
 
+pub use crate::cluster::ClusterConfig;
 use crate::hub::Hub;
 pub use crate::online::Durations;
 
@@ -72,6 +74,8 @@ pub struct Config {
     pub computer_delay: Duration,
     /// The online rules' durations.
     pub online: online::Durations,
+    /// With `--redis`: the cluster this node is a member of (see the `cluster` module).
+    pub cluster: Option<ClusterConfig>,
 }
 
 impl Config {
@@ -85,6 +89,7 @@ impl Config {
             out_queue: 1024,
             computer_delay: Duration::from_millis(300),
             online: online::Durations::default(),
+            cluster: None,
         }
     }
 }
@@ -129,6 +134,10 @@ impl Server {
         let online = online::Online::restore(&cfg, &loaded).map_err(|e| fail(&e))?;
         let hub = Arc::new(Hub::new(cfg, db, reader, online));
         hub.online.start(&hub);
+        if let Some(cc) = hub.cfg.cluster.clone() {
+            let c = cluster::Cluster::start(&cc, hub.clone()).await?;
+            hub.online.join_cluster(c);
+        }
         let addr = listener
             .local_addr()
             .map_err(|e| format!("no local address: {e}"))?;

@@ -2,7 +2,10 @@
 //!
 //! ```text
 //! cargo run --release -p reversi-server -- [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30]
+//!     [--redis redis://127.0.0.1:6379/ [--lease-ms 10000] [--redis-prefix reversi]]
 //! ```
+//!
+//! `--redis` makes the node a member of a cluster (see `PROTOCOL.md`, "Several nodes").
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -15,13 +18,16 @@ struct Args {
     cfg: Config,
 }
 
-const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30]";
+const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30] [--redis URL [--lease-ms 10000] [--redis-prefix reversi]]";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
     let mut db = PathBuf::from("reversi.db");
     let mut test_endpoints = false;
     let mut snapshot_secs = None;
+    let mut redis = None;
+    let mut lease_ms = None;
+    let mut prefix = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--addr" => {
@@ -38,6 +44,38 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 }
                 snapshot_secs = Some(secs);
             }
+            "--redis" => {
+                let v = args.next().ok_or("--redis needs a URL")?;
+                if !(v.starts_with("redis://")
+                    || v.starts_with("rediss://")
+                    || v.starts_with("unix://"))
+                {
+                    return Err(format!("--redis {v}: a redis:// URL"));
+                }
+                redis = Some(v);
+            }
+            "--lease-ms" => {
+                let v = args.next().ok_or("--lease-ms needs a value")?;
+                let ms: u64 = v.parse().map_err(|e| format!("--lease-ms {v}: {e}"))?;
+                if !(200..=600_000).contains(&ms) {
+                    return Err(format!("--lease-ms {v}: from 200 to 600000"));
+                }
+                lease_ms = Some(ms);
+            }
+            "--redis-prefix" => {
+                let v = args.next().ok_or("--redis-prefix needs a value")?;
+                if v.is_empty()
+                    || v.len() > 64
+                    || !v
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                {
+                    return Err(format!(
+                        "--redis-prefix {v:?}: 1 to 64 letters, digits, - or _"
+                    ));
+                }
+                prefix = Some(v);
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
@@ -46,6 +84,20 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     cfg.test_endpoints = test_endpoints;
     if let Some(secs) = snapshot_secs {
         cfg.online.snapshot_every = std::time::Duration::from_secs(secs);
+    }
+    match (redis, lease_ms.is_some() || prefix.is_some()) {
+        (Some(url), _) => {
+            let mut c = reversi_server::ClusterConfig::new(url);
+            if let Some(ms) = lease_ms {
+                c.lease = std::time::Duration::from_millis(ms);
+            }
+            if let Some(p) = prefix {
+                c.prefix = p;
+            }
+            cfg.cluster = Some(c);
+        }
+        (None, true) => return Err("--lease-ms and --redis-prefix go with --redis".into()),
+        (None, false) => {}
     }
     Ok(Args { addr, cfg })
 }

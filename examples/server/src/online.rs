@@ -75,7 +75,7 @@ impl Default for Durations {
     }
 }
 
-fn seat_color(seat: usize) -> Color {
+pub(crate) fn seat_color(seat: usize) -> Color {
     if seat == 0 {
         Color::Black
     } else {
@@ -123,7 +123,7 @@ fn apply_op(lobby: &mut Lobby<ReversiGame>, at: Millis, op: &LobbyOp) -> Result<
 }
 
 /// The refusal for a room error: its serde tag is the code.
-fn room_refusal(e: &RoomError) -> Refusal {
+pub(crate) fn room_refusal(e: &RoomError) -> Refusal {
     let code = serde_json::to_value(e)
         .ok()
         .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_owned))
@@ -150,6 +150,8 @@ pub enum OnlineCmd {
 pub struct Online {
     tx: mpsc::Sender<OnlineCmd>,
     init: std::sync::Mutex<Option<(State, mpsc::Receiver<OnlineCmd>)>>,
+    /// With `--redis`: the cluster node that takes the online commands instead of the lobby.
+    cluster: std::sync::OnceLock<crate::cluster::Cluster>,
 }
 
 struct State {
@@ -262,6 +264,7 @@ impl Online {
         let (tx, rx) = mpsc::channel(4096);
         Ok(Online {
             tx,
+            cluster: std::sync::OnceLock::new(),
             init: std::sync::Mutex::new(Some((
                 State {
                     lobby,
@@ -330,8 +333,16 @@ impl Online {
         tokio::spawn(actor.run(rx));
     }
 
-    /// Hands an online command to the task.
+    /// Makes this node a cluster member: from now on its online commands go to the cluster.
+    pub fn join_cluster(&self, cluster: crate::cluster::Cluster) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    /// Hands an online command to the task (or to the cluster node).
     pub async fn command(&self, conn: u64, out: &Out, msg: ClientMsg) {
+        if let Some(c) = self.cluster.get() {
+            return c.command(conn, out, msg).await;
+        }
         let _ = self
             .tx
             .send(OnlineCmd::Client {
@@ -344,6 +355,9 @@ impl Online {
 
     /// A connection closed.
     pub async fn disconnected(&self, conn: u64) {
+        if let Some(c) = self.cluster.get() {
+            return c.disconnected(conn).await;
+        }
         let _ = self.tx.send(OnlineCmd::Gone { conn }).await;
     }
 }
@@ -429,11 +443,11 @@ struct Rematch {
     offered_by: Option<PlayerId>,
 }
 
-fn online_id(r: RoomId) -> String {
+pub(crate) fn online_id(r: RoomId) -> String {
     format!("R{}", r.0)
 }
 
-fn parse_online_id(s: &str) -> Option<RoomId> {
+pub(crate) fn parse_online_id(s: &str) -> Option<RoomId> {
     s.strip_prefix('R')?.parse().ok().map(RoomId)
 }
 
@@ -1306,7 +1320,7 @@ impl Actor {
 }
 
 /// The refusal of a command in a game that is over.
-fn game_over(game: &str) -> Refusal {
+pub(crate) fn game_over(game: &str) -> Refusal {
     let shown: String = game.chars().take(40).collect();
     Refusal::new(
         "game_over",
@@ -1314,7 +1328,7 @@ fn game_over(game: &str) -> Refusal {
     )
 }
 
-fn log_end(id: &str, result: &room::GameResult) {
+pub(crate) fn log_end(id: &str, result: &room::GameResult) {
     tracing::info!(
         room = %id,
         game = result.game,
@@ -1354,7 +1368,12 @@ pub fn transcript(game: &reversi::core::Game) -> String {
     game.transcript_with_passes().replace("PS", "pass")
 }
 
-fn record(id: &str, kind: &str, room: &Room<ReversiGame>, result: &room::GameResult) -> GameRecord {
+pub(crate) fn record(
+    id: &str,
+    kind: &str,
+    room: &Room<ReversiGame>,
+    result: &room::GameResult,
+) -> GameRecord {
     let game = room.game().map(|g| g.record().clone()).unwrap_or_default();
     let pos = game.position();
     let seats = room.seats();
@@ -1422,7 +1441,7 @@ pub struct StateMsg<'a> {
     #[serde(flatten)]
     board: BoardPart,
     #[serde(skip_serializing_if = "Option::is_none")]
-    rid: Option<Value>,
+    pub(crate) rid: Option<Value>,
 }
 
 impl StateMsg<'_> {

@@ -23,6 +23,14 @@
 //! the first connection and once all games are going, and states the memory per game. It only ever
 //! connects to the address given, which must be a loopback address, and stops by itself after
 //! `--seconds`.
+//!
+//! Several nodes of a cluster (`server --redis`): `--addr a,b,c` (or `--addr` repeated). The
+//! connections go to the nodes in turn, so that players matched at random are often on
+//! different nodes; with `--invites` each game is paired by an invite instead of the queue, its
+//! creator on one node and its joiner on the next, so that every game spans two nodes and both
+//! players are in this process. One process may hold 20,000 open files on the project's
+//! machine: for 10,000 games and more, run two (or more) `load --invites` processes side by
+//! side, each with part of the games (see `LOAD.md`).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -44,7 +52,8 @@ use tokio_tungstenite::tungstenite::Message;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 struct Args {
-    addr: SocketAddr,
+    addrs: Vec<SocketAddr>,
+    invites: bool,
     games: usize,
     think: Duration,
     seconds: u64,
@@ -53,11 +62,12 @@ struct Args {
     strict: bool,
 }
 
-const USAGE: &str = "usage: load [--addr 127.0.0.1:8080] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID] [--strict]";
+const USAGE: &str = "usage: load [--addr 127.0.0.1:8080[,ADDR...]]... [--invites] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID] [--strict]";
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        addr: "127.0.0.1:8080".parse().expect("an address"),
+        addrs: Vec::new(),
+        invites: false,
         games: 1000,
         think: Duration::from_millis(1000),
         seconds: 90,
@@ -69,7 +79,13 @@ fn parse_args() -> Result<Args, String> {
     while let Some(flag) = it.next() {
         let mut val = || it.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
-            "--addr" => a.addr = val()?.parse().map_err(|e| format!("--addr: {e}"))?,
+            "--addr" => {
+                for one in val()?.split(',').filter(|s| !s.is_empty()) {
+                    a.addrs
+                        .push(one.parse().map_err(|e| format!("--addr {one}: {e}"))?);
+                }
+            }
+            "--invites" => a.invites = true,
             "--games" => a.games = val()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--think-ms" => {
                 a.think =
@@ -85,8 +101,11 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
-    if !a.addr.ip().is_loopback() {
-        return Err(format!("{} is not a loopback address", a.addr));
+    if a.addrs.is_empty() {
+        a.addrs.push("127.0.0.1:8080".parse().expect("an address"));
+    }
+    if let Some(bad) = a.addrs.iter().find(|x| !x.ip().is_loopback()) {
+        return Err(format!("{bad} is not a loopback address"));
     }
     Ok(a)
 }
@@ -180,8 +199,19 @@ fn frame(msg: &ClientMsg) -> Message {
     Message::text(serde_json::to_string(msg).expect("a client message serialises"))
 }
 
+/// How a player finds its opponent.
+enum Pairing {
+    /// The random-match queue.
+    Queue,
+    /// Creates an invite and hands its code to the joiner.
+    Create(tokio::sync::oneshot::Sender<String>),
+    /// Joins the invite whose code the creator hands over.
+    Join(tokio::sync::oneshot::Receiver<String>),
+}
+
 async fn player(
     addr: SocketAddr,
+    pairing: Pairing,
     stats: Arc<Stats>,
     inflight: InFlight,
     think: Duration,
@@ -189,13 +219,14 @@ async fn player(
     seed: u64,
     strict: bool,
 ) {
-    if let Err(e) = play(addr, &stats, &inflight, think, stop_at, seed, strict).await {
+    if let Err(e) = play(addr, pairing, &stats, &inflight, think, stop_at, seed, strict).await {
         stats.error(e);
     }
 }
 
 async fn play(
     addr: SocketAddr,
+    pairing: Pairing,
     stats: &Stats,
     inflight: &InFlight,
     think: Duration,
@@ -215,7 +246,24 @@ async fn play(
     )
     .await
     .map_err(|e| format!("connect: {e}"))?;
-    ws.send(frame(&ClientMsg::Queue { rid: None }))
+    let mut hand_over = None;
+    let first = match pairing {
+        Pairing::Queue => ClientMsg::Queue { rid: None },
+        Pairing::Create(tx) => {
+            hand_over = Some(tx);
+            ClientMsg::InviteCreate { rid: None }
+        }
+        Pairing::Join(rx) => {
+            let left = stop_at.saturating_duration_since(Instant::now());
+            let code = match tokio::time::timeout(left, rx).await {
+                Ok(Ok(code)) => code,
+                Ok(Err(_)) => return Err("the invite's creator failed".into()),
+                Err(_) => return Ok(()),
+            };
+            ClientMsg::InviteJoin { rid: None, code }
+        }
+    };
+    ws.send(frame(&first))
         .await
         .map_err(|e| format!("send: {e}"))?;
     let mut room = String::new();
@@ -241,6 +289,11 @@ async fn play(
         let v: Lean = serde_json::from_str(text.as_str())
             .map_err(|e| format!("unreadable message {:?}: {e}", text.as_str()))?;
         match v.tag.as_ref() {
+            "invite" => {
+                if let Some(tx) = hand_over.take() {
+                    let _ = tx.send(v.code.clone().unwrap_or_default());
+                }
+            }
             "matched" => {
                 room = v.room.map(|r| r.into_owned()).unwrap_or_default();
                 color = v.color;
@@ -346,19 +399,41 @@ fn main() {
         };
         let clients = args.games.saturating_mul(2);
         println!(
-            "load: {} games ({} connections) against {}, think {} ms, at most {} s",
+            "load: {} games ({} connections) against {} ({}), think {} ms, at most {} s",
             args.games,
             clients,
-            args.addr,
+            args.addrs
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            if args.invites { "paired by invites across nodes" } else { "random matching" },
             args.think.as_millis(),
             args.seconds
         );
         let rss_before = args.server_pid.and_then(rss_kib);
         let mut tasks = Vec::new();
         let gap = Duration::from_micros(1_000_000 / args.ramp_per_sec.max(1));
+        let n = args.addrs.len();
+        let mut joiner = None;
         for i in 0..clients {
+            let (addr, pairing) = if args.invites {
+                // Game i/2: its creator on one node, its joiner on the next.
+                let g = i / 2;
+                if i % 2 == 0 {
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    joiner = Some(rx);
+                    (args.addrs[g % n], Pairing::Create(tx))
+                } else {
+                    let rx = joiner.take().expect("the creator came first");
+                    (args.addrs[(g + 1) % n], Pairing::Join(rx))
+                }
+            } else {
+                (args.addrs[i % n], Pairing::Queue)
+            };
             tasks.push(tokio::spawn(player(
-                args.addr,
+                addr,
+                pairing,
                 stats.clone(),
                 inflight.clone(),
                 args.think,

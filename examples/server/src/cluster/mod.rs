@@ -1,0 +1,121 @@
+//! Several server nodes sharing matching, invites and rooms through Redis (`--redis URL`).
+//!
+//! Without `--redis` none of this runs: the node is the single server of `online.rs`.
+//!
+//! With it, the node's online commands go to one task of this module (the node's actor) instead
+//! of the lobby:
+//!
+//! - Guests are global: player numbers come from `INCR {prefix}:next_player`, tokens are kept
+//!   as `{prefix}:token:<token>`, and `{prefix}:at:<player>` names the node the player is
+//!   connected to. Reconnection with the token works on any node.
+//! - The random-match queue is one Redis list, popped and pushed by one Lua script (atomic);
+//!   invite codes are keys with the invite's lifetime as their expiry, taken with `GETDEL` by
+//!   the node of the player who joins. The node that makes the match creates the room and owns
+//!   it.
+//! - Each room is owned by one node, under `{prefix}:lease:<room>` (the owner's id, with an
+//!   expiry of `--lease-ms`, renewed while the node lives). The owner keeps the [`Room`] in
+//!   memory, applies every command, and saves the room's record (`{prefix}:room:<room>`: the
+//!   room state as the SQLite store writes it, and its kind) with a Lua script that writes only
+//!   while the lease is the owner's, before anyone is told. A command from a player connected to
+//!   another node is published on the owner's channel `{prefix}:node:<id>`; the owner publishes
+//!   the states back to the players' nodes.
+//! - When a node dies its leases expire; every node sweeps the live rooms (`{prefix}:rooms`)
+//!   every quarter lease, and the first to take an expired lease (`SET NX`) loads the record,
+//!   marks disconnected the players whose node is gone, moves the clocks on by wall time
+//!   (`handle_timeout`) and serves the room from then on. A command that found no owner
+//!   listening waits on its node and is sent again at each sweep.
+//!
+//! [`Room`]: reversi::room::Room
+
+mod node;
+mod scripts;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use crate::hub::{Hub, Out};
+use crate::protocol::ClientMsg;
+
+/// How a node joins a cluster.
+///
+/// ```
+/// use reversi_server::ClusterConfig;
+/// let c = ClusterConfig::new("redis://127.0.0.1:6379/".to_owned());
+/// assert_eq!(c.lease, std::time::Duration::from_secs(10));
+/// assert_eq!(c.prefix, "reversi");
+/// ```
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// The Redis URL (`redis://host:port/db`).
+    pub url: String,
+    /// How long a room's lease lasts without renewal: after the owner dies, another node takes
+    /// the room over within about this time (plus a quarter of it, the sweep).
+    pub lease: Duration,
+    /// The prefix of every key and channel, so that several clusters can share one Redis.
+    pub prefix: String,
+}
+
+impl ClusterConfig {
+    /// A 10 s lease under the prefix `reversi`.
+    pub fn new(url: String) -> ClusterConfig {
+        ClusterConfig {
+            url,
+            lease: Duration::from_secs(10),
+            prefix: "reversi".to_owned(),
+        }
+    }
+}
+
+/// A message to the node's actor.
+enum Input {
+    Client {
+        conn: u64,
+        out: Out,
+        msg: ClientMsg,
+    },
+    Gone {
+        conn: u64,
+    },
+    Wire(node::Wire),
+    /// A command published to an owner that nobody received: it waits for the next sweep.
+    Undelivered(node::Forward),
+    /// A room whose save found the lease held by another node.
+    Lost(String),
+}
+
+/// A node's handle on the cluster.
+pub struct Cluster {
+    tx: mpsc::Sender<Input>,
+    /// The node's id (random at each start).
+    pub node: String,
+}
+
+impl Cluster {
+    /// Connects to Redis, subscribes to the node's channel and starts the node's tasks.
+    ///
+    /// # Errors
+    ///
+    /// When the URL is not a Redis URL or Redis cannot be reached (the message says which).
+    pub async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, String> {
+        node::start(cfg, hub).await
+    }
+
+    /// Hands a client command to the node's actor.
+    pub async fn command(&self, conn: u64, out: &Out, msg: ClientMsg) {
+        let _ = self
+            .tx
+            .send(Input::Client {
+                conn,
+                out: out.clone(),
+                msg,
+            })
+            .await;
+    }
+
+    /// A connection closed.
+    pub async fn disconnected(&self, conn: u64) {
+        let _ = self.tx.send(Input::Gone { conn }).await;
+    }
+}

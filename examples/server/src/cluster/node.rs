@@ -1,0 +1,1477 @@
+//! The node's actor: its connected players, the rooms it owns, and its talk with Redis.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use futures_util::StreamExt;
+use rand::RngExt;
+use redis::aio::MultiplexedConnection;
+use reversi::clock::Millis;
+use reversi::core::Square;
+use reversi::room::{
+    EventKind, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings,
+};
+use reversi::room_adapters::ReversiGame;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use super::{scripts, Cluster, ClusterConfig, Input};
+use crate::db::Write;
+use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
+use crate::online::{
+    game_over, log_end, online_id, parse_online_id, record, room_refusal, seat_color, state_msg,
+};
+use crate::protocol::{color_name, ClientMsg, Refusal};
+
+/// What nodes publish to each other, as JSON on a node's channel.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "w", rename_all = "snake_case")]
+pub enum Wire {
+    /// A player's command for a room the receiving node owns.
+    Cmd(Forward),
+    /// A message for a player connected to the receiving node (`matched`: the player's wait or
+    /// invite is over).
+    Deliver {
+        player: u64,
+        text: String,
+        #[serde(default)]
+        matched: bool,
+    },
+    /// The player reconnected on another node: the receiving node lets its connection go.
+    Drop { player: u64 },
+}
+
+/// A player's command for a room, from the player's node to the room's owner.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Forward {
+    room: String,
+    player: u64,
+    /// The player's node.
+    node: String,
+    /// The request's type, for a refusal.
+    kind: String,
+    rid: Option<Value>,
+    op: Op,
+    /// When it was first sent (ms): a command that finds no owner for too long is refused.
+    since: u64,
+}
+
+/// The room commands a player's node forwards.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+enum Op {
+    Move { version: u64, square: Square },
+    Resign,
+    Disconnect,
+    Reconnect,
+    Leave,
+}
+
+/// The names of the keys and channels.
+struct Keys(String);
+
+impl Keys {
+    fn k(&self, what: &str) -> String {
+        format!("{}:{what}", self.0)
+    }
+    fn lease(&self, room: &str) -> String {
+        format!("{}:lease:{room}", self.0)
+    }
+    fn room(&self, room: &str) -> String {
+        format!("{}:room:{room}", self.0)
+    }
+    fn token(&self, token: &str) -> String {
+        format!("{}:token:{token}", self.0)
+    }
+    fn at(&self, p: u64) -> String {
+        format!("{}:at:{p}", self.0)
+    }
+    fn proom(&self, p: u64) -> String {
+        format!("{}:proom:{p}", self.0)
+    }
+    fn invite(&self, code: &str) -> String {
+        format!("{}:invite:{code}", self.0)
+    }
+    fn alive(&self, node: &str) -> String {
+        format!("{}:alive:{node}", self.0)
+    }
+    fn channel(&self, node: &str) -> String {
+        format!("{}:node:{node}", self.0)
+    }
+}
+
+/// A save that must succeed before a job's messages go out.
+enum Save {
+    Put {
+        room: String,
+        state: String,
+        kind: String,
+    },
+    Delete {
+        room: String,
+        players: Vec<u64>,
+    },
+}
+
+/// A message out: to a connection of this node, or published to another node.
+enum Out2 {
+    Local(Out, Utf8Bytes),
+    Publish {
+        node: String,
+        payload: String,
+        forward: Option<Forward>,
+    },
+}
+
+/// What the I/O task does in order: the save, then the messages.
+#[derive(Default)]
+struct Job {
+    save: Option<Save>,
+    sends: Vec<Out2>,
+}
+
+/// What a player connected to this node is doing (waits and invites are the node's business).
+#[derive(Debug, Clone, PartialEq)]
+enum Act {
+    Idle,
+    Waiting {
+        entry: String,
+        until: u64,
+    },
+    Inviting {
+        code: String,
+        value: String,
+        until: u64,
+    },
+}
+
+struct Local {
+    conn: u64,
+    out: Out,
+    act: Act,
+}
+
+struct Owned {
+    room: Room<ReversiGame>,
+    kind: String,
+    deadline: Option<u64>,
+}
+
+struct Node {
+    hub: Arc<Hub>,
+    me: String,
+    keys: Arc<Keys>,
+    con: MultiplexedConnection,
+    lease_ms: u64,
+    settings: RoomSettings,
+    queue_wait: u64,
+    invite_ttl: u64,
+    io: mpsc::UnboundedSender<Job>,
+    conns: HashMap<u64, (Out, Option<PlayerId>)>,
+    players: HashMap<PlayerId, Local>,
+    rooms: HashMap<String, Owned>,
+    timers: BTreeSet<(u64, String)>,
+    local_timers: BTreeSet<(u64, u64)>,
+    /// The node of each member of the rooms this node owns.
+    locs: HashMap<PlayerId, String>,
+    /// The owner of a room, as last seen.
+    owners: HashMap<String, String>,
+    pending: Vec<Forward>,
+}
+
+type Res<T> = Result<T, Refusal>;
+
+fn store_err(e: &redis::RedisError) -> Refusal {
+    Refusal::new("unavailable", format!("the cluster's store: {e}"))
+}
+
+pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, String> {
+    let client =
+        redis::Client::open(cfg.url.as_str()).map_err(|e| format!("--redis {}: {e}", cfg.url))?;
+    let fail = |e: redis::RedisError| format!("cannot reach Redis at {}: {e}", cfg.url);
+    let con = client
+        .get_multiplexed_async_connection()
+        .await
+        .map_err(fail)?;
+    let io_con = client
+        .get_multiplexed_async_connection()
+        .await
+        .map_err(fail)?;
+    let me = format!("n{:016x}", rand::rng().random::<u64>());
+    let keys = Arc::new(Keys(cfg.prefix.clone()));
+    let mut pubsub = client.get_async_pubsub().await.map_err(fail)?;
+    pubsub.subscribe(keys.channel(&me)).await.map_err(fail)?;
+    let (tx, rx) = mpsc::channel(4096);
+    let (back, back_rx) = mpsc::unbounded_channel();
+    let (io, io_rx) = mpsc::unbounded_channel();
+    let lease_ms = u64::try_from(cfg.lease.as_millis()).unwrap_or(u64::MAX);
+    tokio::spawn(io_task(
+        io_con,
+        keys.clone(),
+        me.clone(),
+        lease_ms,
+        io_rx,
+        back.clone(),
+    ));
+    let sub_back = back;
+    tokio::spawn(async move {
+        let mut stream = pubsub.into_on_message();
+        while let Some(m) = stream.next().await {
+            let Ok(text) = m.get_payload::<String>() else {
+                continue;
+            };
+            match serde_json::from_str::<Wire>(&text) {
+                Ok(w) => {
+                    let _ = sub_back.send(Input::Wire(w));
+                }
+                Err(e) => tracing::warn!(error = %e, "an unreadable cluster message"),
+            }
+        }
+        // A node that hears nothing would keep its leases and serve nobody: it stops, and
+        // the other nodes take its rooms over.
+        tracing::error!("the Redis subscription ended: stopping this node");
+        std::process::exit(1);
+    });
+    let lobby = &hub.cfg.online.lobby;
+    let node = Node {
+        settings: lobby.room,
+        queue_wait: lobby.queue_wait.as_millis(),
+        invite_ttl: lobby.invite_ttl.as_millis(),
+        hub: hub.clone(),
+        me: me.clone(),
+        keys,
+        con,
+        lease_ms,
+        io,
+        conns: HashMap::new(),
+        players: HashMap::new(),
+        rooms: HashMap::new(),
+        timers: BTreeSet::new(),
+        local_timers: BTreeSet::new(),
+        locs: HashMap::new(),
+        owners: HashMap::new(),
+        pending: Vec::new(),
+    };
+    let mut node = node;
+    node.heartbeat().await.map_err(|e| e.message)?;
+    tracing::info!(node = %me, lease_ms, prefix = %cfg.prefix, "joined the cluster");
+    tokio::spawn(node.run(rx, back_rx));
+    Ok(Cluster { tx, node: me })
+}
+
+fn save_cmd(keys: &Keys, me: &str, lease_ms: u64, s: &Save) -> redis::Cmd {
+    let mut c = redis::cmd("EVAL");
+    match s {
+        Save::Put { room, state, kind } => {
+            c.arg(scripts::SAVE)
+                .arg(2)
+                .arg(keys.lease(room))
+                .arg(keys.room(room))
+                .arg(me)
+                .arg(state)
+                .arg(kind)
+                .arg(lease_ms);
+        }
+        Save::Delete { room, players } => {
+            c.arg(scripts::DELETE)
+                .arg(3 + players.len())
+                .arg(keys.lease(room))
+                .arg(keys.room(room))
+                .arg(keys.k("rooms"));
+            for p in players {
+                c.arg(keys.proom(*p));
+            }
+            c.arg(me).arg(room);
+        }
+    }
+    c
+}
+
+/// Runs the jobs in order, in batches: the batch's saves in one pipeline, then the messages of
+/// the jobs whose save went through.
+async fn io_task(
+    mut con: MultiplexedConnection,
+    keys: Arc<Keys>,
+    me: String,
+    lease_ms: u64,
+    mut jobs: mpsc::UnboundedReceiver<Job>,
+    back: mpsc::UnboundedSender<Input>,
+) {
+    while let Some(first) = jobs.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < 512 {
+            match jobs.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let mut ok = vec![true; batch.len()];
+        let mut pipe = redis::pipe();
+        let mut saved = Vec::new();
+        for (i, j) in batch.iter().enumerate() {
+            if let Some(s) = &j.save {
+                pipe.add_command(save_cmd(&keys, &me, lease_ms, s));
+                saved.push(i);
+            }
+        }
+        if !saved.is_empty() {
+            match pipe.query_async::<Vec<i64>>(&mut con).await {
+                Ok(rs) => {
+                    for (&i, r) in saved.iter().zip(rs) {
+                        if r != 1 {
+                            ok[i] = false;
+                            if let Some(Save::Put { room, .. } | Save::Delete { room, .. }) =
+                                &batch[i].save
+                            {
+                                tracing::warn!(room = %room, "the room's lease is not ours: not saved, not told");
+                                let _ = back.send(Input::Lost(room.clone()));
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "rooms not saved: their changes are not told");
+                    for i in saved {
+                        ok[i] = false;
+                    }
+                }
+            }
+        }
+        let mut pipe = redis::pipe();
+        let mut forwards = Vec::new();
+        for (j, ok) in batch.into_iter().zip(ok) {
+            if !ok {
+                continue;
+            }
+            for s in j.sends {
+                match s {
+                    Out2::Local(out, text) => {
+                        let _ = out.try_send(text);
+                    }
+                    Out2::Publish {
+                        node,
+                        payload,
+                        forward,
+                    } => {
+                        pipe.cmd("PUBLISH").arg(keys.channel(&node)).arg(payload);
+                        forwards.push(forward);
+                    }
+                }
+            }
+        }
+        if !forwards.is_empty() {
+            match pipe.query_async::<Vec<i64>>(&mut con).await {
+                Ok(ns) => {
+                    for (n, f) in ns.into_iter().zip(forwards) {
+                        if let (0, Some(f)) = (n, f) {
+                            let _ = back.send(Input::Undelivered(f));
+                        }
+                    }
+                }
+                Err(e) => tracing::error!(error = %e, "cluster messages not published"),
+            }
+        }
+    }
+}
+
+fn text_of(v: &Value, rid: Option<&Value>) -> Utf8Bytes {
+    match rid {
+        Some(r) => {
+            let mut v = v.clone();
+            v["rid"] = r.clone();
+            Utf8Bytes::from(v.to_string())
+        }
+        None => Utf8Bytes::from(v.to_string()),
+    }
+}
+
+fn parse_entry(e: &str) -> Option<(u64, String)> {
+    let mut it = e.split('|');
+    let p = it.next()?.parse().ok()?;
+    let node = it.next()?.to_owned();
+    Some((p, node))
+}
+
+impl Node {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Input>,
+        mut back: mpsc::UnboundedReceiver<Input>,
+    ) {
+        let quarter = Duration::from_millis((self.lease_ms / 4).max(50));
+        let mut renew = tokio::time::interval(Duration::from_millis((self.lease_ms / 3).max(50)));
+        renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut sweep = tokio::time::interval(quarter);
+        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let deadline = [self.timers.first(), None]
+                .into_iter()
+                .flatten()
+                .map(|(t, _)| *t)
+                .chain(self.local_timers.first().map(|(t, _)| *t))
+                .min()
+                .map(Millis);
+            tokio::select! {
+                inp = rx.recv() => {
+                    let Some(inp) = inp else { break };
+                    self.handle(inp).await;
+                }
+                Some(inp) = back.recv() => {
+                    self.handle(inp).await;
+                    for _ in 0..256 {
+                        match back.try_recv() {
+                            Ok(inp) => self.handle(inp).await,
+                            Err(_) => break,
+                        }
+                    }
+                }
+                () = sleep_until_deadline(deadline) => self.timeouts().await,
+                _ = renew.tick() => {
+                    if let Err(e) = self.heartbeat().await {
+                        tracing::error!(error = %e.message, "leases not renewed");
+                    }
+                }
+                _ = sweep.tick() => self.sweep().await,
+            }
+        }
+    }
+
+    async fn handle(&mut self, inp: Input) {
+        match inp {
+            Input::Client { conn, out, msg } => {
+                self.conns
+                    .entry(conn)
+                    .or_insert_with(|| (out.clone(), None));
+                let kind = msg.kind();
+                let rid = msg.rid().cloned();
+                if let Err(r) = self.client(conn, &out, msg).await {
+                    tracing::debug!(code = %r.code, request = kind, "refused");
+                    let _ = out.try_send(Utf8Bytes::from(
+                        r.to_json(Some(kind), rid.as_ref()).to_string(),
+                    ));
+                }
+            }
+            Input::Gone { conn } => self.gone(conn).await,
+            Input::Wire(Wire::Cmd(f)) => self.apply(f),
+            Input::Wire(Wire::Deliver {
+                player,
+                text,
+                matched,
+            }) => {
+                if let Some(l) = self.players.get_mut(&PlayerId(player)) {
+                    if matched {
+                        l.act = Act::Idle;
+                    }
+                    let _ = l.out.try_send(Utf8Bytes::from(text));
+                }
+            }
+            Input::Wire(Wire::Drop { player }) => {
+                if let Some(l) = self.players.remove(&PlayerId(player)) {
+                    if let Some(c) = self.conns.get_mut(&l.conn) {
+                        c.1 = None;
+                    }
+                }
+            }
+            Input::Undelivered(f) => {
+                self.owners.remove(&f.room);
+                self.pending.push(f);
+            }
+            Input::Lost(room) => {
+                self.owners.remove(&room);
+                if let Some(o) = self.rooms.remove(&room) {
+                    if let Some(d) = o.deadline {
+                        self.timers.remove(&(d, room));
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- Redis helpers ----
+
+    async fn q<T: redis::FromRedisValue>(&mut self, c: &redis::Cmd) -> Res<T> {
+        c.query_async(&mut self.con)
+            .await
+            .map_err(|e| store_err(&e))
+    }
+
+    async fn get(&mut self, key: String) -> Res<Option<String>> {
+        self.q(redis::cmd("GET").arg(key)).await
+    }
+
+    /// Renews this node's life key and its rooms' leases; drops the rooms it lost.
+    async fn heartbeat(&mut self) -> Res<()> {
+        let alive = self.keys.alive(&self.me);
+        let me = self.me.clone();
+        let lease = self.lease_ms;
+        self.q::<()>(redis::cmd("SET").arg(alive).arg(&me).arg("PX").arg(lease))
+            .await?;
+        let ids: Vec<String> = self.rooms.keys().cloned().collect();
+        for chunk in ids.chunks(1000) {
+            let mut c = redis::cmd("EVAL");
+            c.arg(scripts::RENEW).arg(chunk.len());
+            for id in chunk {
+                c.arg(self.keys.lease(id));
+            }
+            c.arg(&me).arg(lease);
+            let lost: Vec<usize> = self.q(&c).await?;
+            for i in lost {
+                if let Some(id) = chunk.get(i.wrapping_sub(1)) {
+                    tracing::warn!(room = %id, "the room's lease was lost");
+                    self.handle(Input::Lost(id.clone())).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- this node's players ----
+
+    fn player_of(&self, conn: u64) -> Option<PlayerId> {
+        self.conns.get(&conn).and_then(|c| c.1)
+    }
+
+    fn bind(&mut self, conn: u64, out: &Out, p: PlayerId) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.1 = Some(p);
+        }
+        self.players.insert(
+            p,
+            Local {
+                conn,
+                out: out.clone(),
+                act: Act::Idle,
+            },
+        );
+    }
+
+    /// The connection's guest, created on first use.
+    async fn guest(&mut self, conn: u64, out: &Out, rid: Option<&Value>) -> Res<PlayerId> {
+        if let Some(p) = self.player_of(conn) {
+            return Ok(p);
+        }
+        let n: u64 = self
+            .q(redis::cmd("INCR").arg(self.keys.k("next_player")))
+            .await?;
+        let mut bits = [0u8; 16];
+        rand::rng().fill(&mut bits);
+        let token: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+        let mut pipe = redis::pipe();
+        pipe.cmd("SET")
+            .arg(self.keys.token(&token))
+            .arg(n)
+            .ignore()
+            .cmd("SET")
+            .arg(self.keys.at(n))
+            .arg(&self.me)
+            .ignore();
+        pipe.query_async::<()>(&mut self.con)
+            .await
+            .map_err(|e| store_err(&e))?;
+        // The node's own database knows the token too (`games` and `record` on this node).
+        // The writer commits whether or not its answer is awaited.
+        drop(self.hub.db.submit(vec![Write::Guest {
+            token: token.clone(),
+            player: n,
+            at: wall_now().0,
+        }]));
+        let p = PlayerId(n);
+        self.bind(conn, out, p);
+        let _ = out.try_send(text_of(
+            &json!({"type": "guest", "player": n, "token": token}),
+            rid,
+        ));
+        Ok(p)
+    }
+
+    /// Refuses a lobby command of a player who is busy (waiting, inviting or playing).
+    async fn check_idle(&mut self, p: PlayerId) -> Res<()> {
+        match self.players.get(&p).map(|l| &l.act) {
+            Some(Act::Waiting { .. }) => {
+                return Err(room_refusal(&RoomError::AlreadyWaiting { player: p }))
+            }
+            Some(Act::Inviting { code, .. }) => {
+                let code: InviteCode = code.parse().map_err(|e| room_refusal(&e))?;
+                return Err(room_refusal(&RoomError::InviteOpen { player: p, code }));
+            }
+            _ => {}
+        }
+        if let Some(room) = self.get(self.keys.proom(p.0)).await? {
+            let room = parse_online_id(&room).unwrap_or(RoomId(0));
+            return Err(room_refusal(&RoomError::MustResignFirst {
+                player: p,
+                room,
+            }));
+        }
+        Ok(())
+    }
+
+    fn set_act(&mut self, p: PlayerId, act: Act) {
+        if let Some(l) = self.players.get_mut(&p) {
+            l.act = act;
+        }
+    }
+
+    async fn client(&mut self, conn: u64, out: &Out, msg: ClientMsg) -> Res<()> {
+        let now = wall_now();
+        let kind = msg.kind();
+        let rid = msg.rid().cloned();
+        let rid = rid.as_ref();
+        match msg {
+            ClientMsg::Queue { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                self.check_idle(p).await?;
+                let until = now.0.saturating_add(self.queue_wait);
+                let entry = format!("{}|{}|{until}", p.0, self.me);
+                let mut c = redis::cmd("EVAL");
+                c.arg(scripts::QUEUE)
+                    .arg(1)
+                    .arg(self.keys.k("queue"))
+                    .arg(&entry)
+                    .arg(now.0)
+                    .arg(p.0);
+                let other: Option<String> = self.q(&c).await?;
+                match other.as_deref().and_then(parse_entry) {
+                    Some((o, node)) => {
+                        self.create_room(now, "random", (PlayerId(o), node), p, rid)
+                            .await?;
+                    }
+                    None => {
+                        self.set_act(p, Act::Waiting { entry, until });
+                        self.local_timers.insert((until, p.0));
+                        let _ =
+                            out.try_send(text_of(&json!({"type": "queued", "until": until}), rid));
+                    }
+                }
+            }
+            ClientMsg::CancelQueue { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                let Some(Act::Waiting { entry, .. }) = self.players.get(&p).map(|l| l.act.clone())
+                else {
+                    return Err(room_refusal(&RoomError::NotWaiting { player: p }));
+                };
+                let removed: i64 = self
+                    .q(redis::cmd("LREM")
+                        .arg(self.keys.k("queue"))
+                        .arg(1)
+                        .arg(&entry))
+                    .await?;
+                if removed == 0 {
+                    // Matched meanwhile: the `matched` is on its way.
+                    return Err(room_refusal(&RoomError::NotWaiting { player: p }));
+                }
+                self.set_act(p, Act::Idle);
+                let _ = out.try_send(text_of(&json!({"type": "queue_cancelled"}), rid));
+            }
+            ClientMsg::InviteCreate { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                self.check_idle(p).await?;
+                let until = now.0.saturating_add(self.invite_ttl);
+                let value = format!("{}|{}|{until}", p.0, self.me);
+                let code = loop {
+                    let code: String = (0..InviteCode::LEN)
+                        .map(|_| {
+                            let i = rand::rng().random_range(0..InviteCode::ALPHABET.len());
+                            char::from(InviteCode::ALPHABET[i])
+                        })
+                        .collect();
+                    let set: Option<String> = self
+                        .q(redis::cmd("SET")
+                            .arg(self.keys.invite(&code))
+                            .arg(&value)
+                            .arg("NX")
+                            .arg("PX")
+                            .arg(self.invite_ttl.max(1)))
+                        .await?;
+                    if set.is_some() {
+                        break code;
+                    }
+                };
+                let parsed: InviteCode = code.parse().map_err(|e| room_refusal(&e))?;
+                self.set_act(
+                    p,
+                    Act::Inviting {
+                        code: code.clone(),
+                        value,
+                        until,
+                    },
+                );
+                self.local_timers.insert((until, p.0));
+                let v = json!({"type": "invite", "code": code, "link": parsed.link(""), "expires_at": until});
+                let _ = out.try_send(text_of(&v, rid));
+            }
+            ClientMsg::InviteCancel { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                let Some(Act::Inviting { code, value, .. }) =
+                    self.players.get(&p).map(|l| l.act.clone())
+                else {
+                    return Err(room_refusal(&RoomError::NoOpenInvite { player: p }));
+                };
+                if !self.take_invite(&code, &value).await? {
+                    return Err(room_refusal(&RoomError::NoOpenInvite { player: p }));
+                }
+                self.set_act(p, Act::Idle);
+                let _ = out.try_send(text_of(
+                    &json!({"type": "invite_cancelled", "code": code}),
+                    rid,
+                ));
+            }
+            ClientMsg::InviteJoin { code, .. } => {
+                let code = InviteCode::from_link(&code).map_err(|e| room_refusal(&e))?;
+                let p = self.guest(conn, out, rid).await?;
+                self.check_idle(p).await?;
+                let value = self
+                    .get(self.keys.invite(code.as_str()))
+                    .await?
+                    .ok_or_else(|| {
+                        room_refusal(&RoomError::UnknownInvite { code: code.clone() })
+                    })?;
+                let (creator, node) = parse_entry(&value)
+                    .ok_or_else(|| Refusal::new("internal", "an unreadable invite"))?;
+                if creator == p.0 {
+                    return Err(room_refusal(&RoomError::OwnInvite { player: p }));
+                }
+                if !self.take_invite(code.as_str(), &value).await? {
+                    return Err(room_refusal(&RoomError::InviteFull { code }));
+                }
+                self.create_room(now, "invite", (PlayerId(creator), node), p, rid)
+                    .await?;
+            }
+            ClientMsg::Reconnect { token, .. } => {
+                if self.player_of(conn).is_some() {
+                    return Err(Refusal::new(
+                        "already_identified",
+                        "this connection already has a guest: reconnect on a new connection",
+                    ));
+                }
+                let n: u64 = self
+                    .get(self.keys.token(&token))
+                    .await?
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| room_refusal(&RoomError::WrongToken))?;
+                let p = PlayerId(n);
+                if let Some(old) = self.players.remove(&p) {
+                    // The token proves who it is: the old connection is replaced.
+                    if let Some(c) = self.conns.get_mut(&old.conn) {
+                        c.1 = None;
+                    }
+                    if let Act::Waiting { entry, .. } = old.act {
+                        let _ = self
+                            .q::<i64>(
+                                redis::cmd("LREM")
+                                    .arg(self.keys.k("queue"))
+                                    .arg(1)
+                                    .arg(entry),
+                            )
+                            .await;
+                    }
+                }
+                let before: Option<String> = self
+                    .q(redis::cmd("SET")
+                        .arg(self.keys.at(n))
+                        .arg(&self.me)
+                        .arg("GET"))
+                    .await?;
+                if let Some(node) = before.filter(|n| *n != self.me) {
+                    let payload = serde_json::to_string(&Wire::Drop { player: n })
+                        .expect("a message serialises");
+                    let _ = self.io.send(Job {
+                        save: None,
+                        sends: vec![Out2::Publish {
+                            node,
+                            payload,
+                            forward: None,
+                        }],
+                    });
+                }
+                self.bind(conn, out, p);
+                let _ = out.try_send(text_of(
+                    &json!({"type": "guest", "player": n, "token": token}),
+                    rid,
+                ));
+                if let Some(room) = self.get(self.keys.proom(n)).await? {
+                    self.forward(now, p, &room, kind, rid, Op::Reconnect)
+                        .await?;
+                }
+            }
+            ClientMsg::Move {
+                game,
+                square,
+                version,
+                ..
+            } => {
+                let p = self.guest(conn, out, rid).await?;
+                let _ = online_room(&game)?;
+                self.forward(now, p, &game, kind, rid, Op::Move { version, square })
+                    .await?;
+            }
+            ClientMsg::Resign { game, .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                let _ = online_room(&game)?;
+                self.forward(now, p, &game, kind, rid, Op::Resign).await?;
+            }
+            ClientMsg::Sync { game, .. } => {
+                let r = online_room(&game)?;
+                // The record is what was last told: read it where it is kept.
+                let rec: HashMap<String, String> = self
+                    .q(redis::cmd("HGETALL").arg(self.keys.room(&game)))
+                    .await?;
+                match rec.get("state") {
+                    Some(state) => {
+                        let room = crate::records::decode_room(state).map_err(|e| {
+                            Refusal::new("internal", format!("the room's record: {e}"))
+                        })?;
+                        let v = state_msg("online", &game, &room, now).value();
+                        let _ = out.try_send(text_of(&v, rid));
+                    }
+                    None => return Err(self.gone_room(r, &game).await?),
+                }
+            }
+            ClientMsg::Leave { room, .. } => {
+                let _ = online_room(&room)?;
+                let p = self.guest(conn, out, rid).await?;
+                self.forget_local(p).await;
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.1 = None;
+                }
+                if self.get(self.keys.proom(p.0)).await?.as_deref() == Some(room.as_str()) {
+                    self.forward(now, p, &room, kind, None, Op::Leave).await?;
+                }
+            }
+            ClientMsg::Rematch { .. } => {
+                return Err(Refusal::new(
+                    "no_rematch",
+                    "a cluster node does not offer rematches: queue or invite again",
+                ))
+            }
+            ClientMsg::Undo { .. } => {
+                return Err(Refusal::new(
+                    "no_undo_online",
+                    "there is no undo in online and hosted games",
+                ))
+            }
+            ClientMsg::Ping { .. } | ClientMsg::Record { .. } | ClientMsg::Games { .. } => {}
+            _ => {
+                return Err(Refusal::new(
+                    "not_on_cluster",
+                    "hosted rooms are served by single nodes only (a node started without --redis)",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// The refusal for a room that has no record: over when its number was given out.
+    async fn gone_room(&mut self, r: RoomId, game: &str) -> Res<Refusal> {
+        let last: Option<u64> = self
+            .get(self.keys.k("next_room"))
+            .await?
+            .and_then(|s| s.parse().ok());
+        Ok(if r.0 >= 1 && r.0 <= last.unwrap_or(0) {
+            game_over(game)
+        } else {
+            crate::hub::no_such_game(game)
+        })
+    }
+
+    /// Deletes the invite `code` if it still holds `value`; whether it did.
+    async fn take_invite(&mut self, code: &str, value: &str) -> Res<bool> {
+        let mut c = redis::cmd("EVAL");
+        c.arg(scripts::TAKE)
+            .arg(1)
+            .arg(self.keys.invite(code))
+            .arg(value);
+        Ok(self.q::<i64>(&c).await? == 1)
+    }
+
+    /// A player leaves this node: its wait and its invite end.
+    async fn forget_local(&mut self, p: PlayerId) {
+        let Some(l) = self.players.remove(&p) else {
+            return;
+        };
+        match l.act {
+            Act::Waiting { entry, .. } => {
+                let _ = self
+                    .q::<i64>(
+                        redis::cmd("LREM")
+                            .arg(self.keys.k("queue"))
+                            .arg(1)
+                            .arg(entry),
+                    )
+                    .await;
+            }
+            Act::Inviting { code, value, .. } => {
+                let _ = self.take_invite(&code, &value).await;
+            }
+            Act::Idle => {}
+        }
+    }
+
+    async fn gone(&mut self, conn: u64) {
+        let Some((_, Some(p))) = self.conns.remove(&conn) else {
+            return;
+        };
+        if self.players.get(&p).map(|l| l.conn) != Some(conn) {
+            return;
+        }
+        self.forget_local(p).await;
+        let now = wall_now();
+        if let Ok(Some(room)) = self.get(self.keys.proom(p.0)).await {
+            let _ = self
+                .forward(now, p, &room, "disconnect", None, Op::Disconnect)
+                .await;
+        }
+    }
+
+    /// Matches two players: the room is made, saved and owned by this node.
+    async fn create_room(
+        &mut self,
+        now: Millis,
+        kind: &str,
+        first: (PlayerId, String),
+        second: PlayerId,
+        rid: Option<&Value>,
+    ) -> Res<()> {
+        let n: u64 = self
+            .q(redis::cmd("INCR").arg(self.keys.k("next_room")))
+            .await?;
+        let id = online_id(RoomId(n));
+        let mut seats = [first.0, second];
+        if rand::rng().random::<bool>() {
+            seats.swap(0, 1);
+        }
+        let mut room = Room::online(now, &seats, self.settings, ReversiGame::new())
+            .map_err(|e| room_refusal(&e))?;
+        while room.poll_event().is_some() {}
+        let state = crate::records::encode_room(&room);
+        let mut pipe = redis::pipe();
+        pipe.cmd("SET")
+            .arg(self.keys.lease(&id))
+            .arg(&self.me)
+            .arg("PX")
+            .arg(self.lease_ms)
+            .ignore()
+            .cmd("HSET")
+            .arg(self.keys.room(&id))
+            .arg("state")
+            .arg(state)
+            .arg("kind")
+            .arg(kind)
+            .ignore()
+            .cmd("SADD")
+            .arg(self.keys.k("rooms"))
+            .arg(&id)
+            .ignore();
+        for p in seats {
+            pipe.cmd("SET").arg(self.keys.proom(p.0)).arg(&id).ignore();
+        }
+        pipe.query_async::<()>(&mut self.con)
+            .await
+            .map_err(|e| store_err(&e))?;
+        self.locs.insert(first.0, first.1);
+        self.locs.insert(second, self.me.clone());
+        self.set_act(first.0, Act::Idle);
+        self.set_act(second, Act::Idle);
+        tracing::info!(room = %id, black = seats[0].0, white = seats[1].0, kind, node = %self.me, "matched");
+        let mut job = Job::default();
+        for (seat, p) in seats.iter().enumerate() {
+            let v = json!({"type": "matched", "room": id, "seat": seat, "color": color_name(seat_color(seat))});
+            let r = if *p == second { rid } else { None };
+            if let Some(s) = self.to_player(*p, text_of(&v, r), true) {
+                job.sends.push(s);
+            }
+        }
+        let _ = self.io.send(job);
+        self.rooms.insert(
+            id.clone(),
+            Owned {
+                room,
+                kind: kind.to_owned(),
+                deadline: None,
+            },
+        );
+        self.owners.insert(id.clone(), self.me.clone());
+        self.finish_room(&id, now, None, Vec::new());
+        Ok(())
+    }
+
+    /// A message to player `p` wherever it is connected (as far as this node knows).
+    fn to_player(&self, p: PlayerId, text: Utf8Bytes, matched: bool) -> Option<Out2> {
+        let node = self.locs.get(&p)?;
+        if *node == self.me {
+            let l = self.players.get(&p)?;
+            return Some(Out2::Local(l.out.clone(), text));
+        }
+        let payload = serde_json::to_string(&Wire::Deliver {
+            player: p.0,
+            text: text.as_str().to_owned(),
+            matched,
+        })
+        .expect("a message serialises");
+        Some(Out2::Publish {
+            node: node.clone(),
+            payload,
+            forward: None,
+        })
+    }
+
+    /// Sends a player's room command to the room's owner (this node included), taking the room
+    /// over when its lease has expired.
+    async fn forward(
+        &mut self,
+        now: Millis,
+        p: PlayerId,
+        room: &str,
+        kind: &str,
+        rid: Option<&Value>,
+        op: Op,
+    ) -> Res<()> {
+        let f = Forward {
+            room: room.to_owned(),
+            player: p.0,
+            node: self.me.clone(),
+            kind: kind.to_owned(),
+            rid: rid.cloned(),
+            op,
+            since: now.0,
+        };
+        self.send_forward(f).await
+    }
+
+    async fn send_forward(&mut self, f: Forward) -> Res<()> {
+        let owner = match self.owners.get(&f.room) {
+            Some(o) => Some(o.clone()),
+            None => self.get(self.keys.lease(&f.room)).await?,
+        };
+        let owner = match owner {
+            Some(o) => o,
+            None => match self.take_over(&f.room).await? {
+                Some(o) => o,
+                None => {
+                    // No record: the room is over (or never was).
+                    if matches!(f.op, Op::Move { .. } | Op::Resign) {
+                        let r = parse_online_id(&f.room).unwrap_or(RoomId(0));
+                        return Err(self.gone_room(r, &f.room).await?);
+                    }
+                    return Ok(());
+                }
+            },
+        };
+        self.owners.insert(f.room.clone(), owner.clone());
+        if owner == self.me {
+            self.apply(f);
+        } else {
+            let payload =
+                serde_json::to_string(&Wire::Cmd(f.clone())).expect("a message serialises");
+            let _ = self.io.send(Job {
+                save: None,
+                sends: vec![Out2::Publish {
+                    node: owner,
+                    payload,
+                    forward: Some(f),
+                }],
+            });
+        }
+        Ok(())
+    }
+
+    /// Takes room `id` over if its lease is free and it has a record: the owner afterwards
+    /// (this node or the one that was quicker), or `None` when there is no such room.
+    async fn take_over(&mut self, id: &str) -> Res<Option<String>> {
+        let took: Option<String> = self
+            .q(redis::cmd("SET")
+                .arg(self.keys.lease(id))
+                .arg(&self.me)
+                .arg("NX")
+                .arg("PX")
+                .arg(self.lease_ms))
+            .await?;
+        if took.is_none() {
+            return self.get(self.keys.lease(id)).await;
+        }
+        let rec: HashMap<String, String> = self
+            .q(redis::cmd("HGETALL").arg(self.keys.room(id)))
+            .await?;
+        let Some(state) = rec.get("state") else {
+            let mut pipe = redis::pipe();
+            pipe.cmd("DEL")
+                .arg(self.keys.lease(id))
+                .ignore()
+                .cmd("SREM")
+                .arg(self.keys.k("rooms"))
+                .arg(id)
+                .ignore();
+            let _ = pipe.query_async::<()>(&mut self.con).await;
+            return Ok(None);
+        };
+        let mut room = match crate::records::decode_room(state) {
+            Ok(r) => r,
+            Err(e) => {
+                // Kept as it is (the lease expires again): never dropped.
+                tracing::error!(room = %id, error = %e, "an unreadable room record");
+                return Err(Refusal::new(
+                    "internal",
+                    format!("the record of {id} cannot be read: {e}"),
+                ));
+            }
+        };
+        let now = wall_now();
+        let members: Vec<PlayerId> = room.members().map(|(p, _)| p).collect();
+        for p in members {
+            let node = self.get(self.keys.at(p.0)).await?;
+            let alive = match &node {
+                Some(n) if *n == self.me => self.players.contains_key(&p),
+                Some(n) => {
+                    self.q::<i64>(redis::cmd("EXISTS").arg(self.keys.alive(n)))
+                        .await?
+                        == 1
+                }
+                None => false,
+            };
+            if !alive && room.member(p).is_some_and(|m| m.connected()) {
+                let _ = room.handle(now, p, RoomCommand::Disconnect);
+            }
+            if let Some(n) = node {
+                self.locs.insert(p, n);
+            }
+        }
+        // The clocks go on by wall time: what fell due while nobody owned the room happens now.
+        room.handle_timeout(now);
+        let kind = rec.get("kind").cloned().unwrap_or_else(|| "online".into());
+        tracing::info!(room = %id, node = %self.me, version = room.version(), "took the room over");
+        self.rooms.insert(
+            id.to_owned(),
+            Owned {
+                room,
+                kind,
+                deadline: None,
+            },
+        );
+        self.owners.insert(id.to_owned(), self.me.clone());
+        self.finish_room(id, now, None, Vec::new());
+        Ok(Some(self.me.clone()))
+    }
+
+    /// A forwarded command, at the owner.
+    fn apply(&mut self, f: Forward) {
+        let now = wall_now();
+        let p = PlayerId(f.player);
+        let rid = f.rid.as_ref();
+        let refuse = |r: &Refusal| text_of(&r.to_json(Some(&f.kind), rid), None);
+        let Some(o) = self.rooms.get_mut(&f.room) else {
+            // Not ours (any more): the sender asks again at its next sweep.
+            self.owners.remove(&f.room);
+            let payload = serde_json::to_string(&Wire::Deliver {
+                player: f.player,
+                text: refuse(&Refusal::new(
+                    "unavailable",
+                    "the room is moving to another node: send it again",
+                ))
+                .as_str()
+                .to_owned(),
+                matched: false,
+            })
+            .expect("a message serialises");
+            let _ = self.io.send(Job {
+                save: None,
+                sends: vec![Out2::Publish {
+                    node: f.node.clone(),
+                    payload,
+                    forward: None,
+                }],
+            });
+            return;
+        };
+        let mut extra = Vec::new();
+        let known = self.locs.get(&p).cloned();
+        let moved = known.as_ref().is_some_and(|n| *n != f.node);
+        if !matches!(f.op, Op::Disconnect) {
+            self.locs.insert(p, f.node.clone());
+        }
+        let room = &mut o.room;
+        let result = match &f.op {
+            Op::Move { version, square } => match room.seat_of(p) {
+                Some(seat) => room.handle(
+                    now,
+                    p,
+                    RoomCommand::Act {
+                        seat,
+                        version: *version,
+                        action: *square,
+                    },
+                ),
+                None => Err(RoomError::NotInRoom { player: p }),
+            },
+            Op::Resign => room.handle(now, p, RoomCommand::Resign),
+            Op::Leave => room.handle(now, p, RoomCommand::Leave),
+            // A disconnection from a node the player has left already changes nothing.
+            Op::Disconnect if moved => Ok(()),
+            Op::Disconnect => {
+                if room.member(p).is_some_and(|m| m.connected()) {
+                    room.handle(now, p, RoomCommand::Disconnect)
+                } else {
+                    Ok(())
+                }
+            }
+            Op::Reconnect => {
+                let r = if room.member(p).is_some_and(|m| !m.connected()) {
+                    room.handle(now, p, RoomCommand::Reconnect)
+                } else {
+                    Ok(())
+                };
+                if let Some(seat) = room.seat_of(p) {
+                    let v = json!({"type": "matched", "room": f.room, "seat": seat, "color": color_name(seat_color(seat))});
+                    extra.push((p, text_of(&v, rid)));
+                }
+                r
+            }
+        };
+        if let Err(e) = result {
+            let over = room.closed().is_some() || (!room.in_game() && room.result().is_some());
+            let r = if over
+                && matches!(
+                    e,
+                    RoomError::NoGameInProgress
+                        | RoomError::NotInRoom { .. }
+                        | RoomError::NotSeated { .. }
+                        | RoomError::RoomClosed
+                ) {
+                game_over(&f.room)
+            } else {
+                room_refusal(&e)
+            };
+            extra.push((p, refuse(&r)));
+        }
+        let req = rid.map(|r| (p, r.clone()));
+        // Reconnect's state goes to the player even if it was connected already.
+        if matches!(f.op, Op::Reconnect) {
+            let v = state_msg("online", &f.room, room, now).value();
+            extra.push((p, text_of(&v, None)));
+        }
+        self.finish_room(&f.room, now, req, extra);
+    }
+
+    /// Drains a room's events, records a finished game, saves (or forgets) the room and sends
+    /// its state to its connected members, behind the save.
+    fn finish_room(
+        &mut self,
+        id: &str,
+        now: Millis,
+        req: Option<(PlayerId, Value)>,
+        extra: Vec<(PlayerId, Utf8Bytes)>,
+    ) {
+        let Some(o) = self.rooms.get_mut(id) else {
+            return;
+        };
+        let mut closed = false;
+        let mut writes = Vec::new();
+        while let Some(ev) = o.room.poll_event() {
+            match ev.kind {
+                EventKind::GameEnded { result } => {
+                    writes.push(Write::Finish(Box::new(record(
+                        id, &o.kind, &o.room, &result,
+                    ))));
+                    log_end(id, &result);
+                }
+                EventKind::Closed { .. } => closed = true,
+                _ => {}
+            }
+        }
+        if !writes.is_empty() {
+            drop(self.hub.db.submit(writes));
+        }
+        let mut state = state_msg("online", id, &o.room, now);
+        let text = state.text();
+        let members: Vec<PlayerId> = o
+            .room
+            .members()
+            .filter(|(_, m)| m.connected())
+            .map(|(p, _)| p)
+            .collect();
+        let mut texts = Vec::new();
+        for p in members {
+            let t = match &req {
+                Some((rp, rid)) if *rp == p => {
+                    state.rid = Some(rid.clone());
+                    let t = state.text();
+                    state.rid = None;
+                    t
+                }
+                _ => text.clone(),
+            };
+            texts.push((p, t));
+        }
+        let save = if closed {
+            let players: Vec<u64> = o
+                .room
+                .seats()
+                .iter()
+                .flatten()
+                .filter_map(|s| s.person())
+                .map(|p| p.0)
+                .collect();
+            Save::Delete {
+                room: id.to_owned(),
+                players,
+            }
+        } else {
+            Save::Put {
+                room: id.to_owned(),
+                state: crate::records::encode_room(&o.room),
+                kind: o.kind.clone(),
+            }
+        };
+        let deadline = if closed {
+            None
+        } else {
+            o.room.poll_timeout().map(|t| t.0)
+        };
+        let old = std::mem::replace(&mut o.deadline, deadline);
+        if let Some(d) = old {
+            self.timers.remove(&(d, id.to_owned()));
+        }
+        if let Some(d) = deadline {
+            self.timers.insert((d, id.to_owned()));
+        }
+        let mut job = Job {
+            save: Some(save),
+            sends: Vec::new(),
+        };
+        for (p, t) in extra.into_iter().chain(texts) {
+            if let Some(s) = self.to_player(p, t, false) {
+                job.sends.push(s);
+            }
+        }
+        if closed {
+            self.rooms.remove(id);
+            self.owners.remove(id);
+        }
+        let _ = self.io.send(job);
+    }
+
+    /// Rooms and local waits whose time came.
+    async fn timeouts(&mut self) {
+        let now = wall_now();
+        while let Some((t, id)) = self.timers.first().cloned() {
+            if t > now.0 {
+                break;
+            }
+            self.timers.remove(&(t, id.clone()));
+            if let Some(o) = self.rooms.get_mut(&id) {
+                o.deadline = None;
+                o.room.handle_timeout(now);
+                self.finish_room(&id, now, None, Vec::new());
+            }
+        }
+        while let Some((t, p)) = self.local_timers.first().copied() {
+            if t > now.0 {
+                break;
+            }
+            self.local_timers.remove(&(t, p));
+            let p = PlayerId(p);
+            let Some(l) = self.players.get(&p) else {
+                continue;
+            };
+            let out = l.out.clone();
+            match l.act.clone() {
+                Act::Waiting { entry, until } if until <= now.0 => {
+                    let removed = self
+                        .q::<i64>(
+                            redis::cmd("LREM")
+                                .arg(self.keys.k("queue"))
+                                .arg(1)
+                                .arg(entry),
+                        )
+                        .await
+                        .unwrap_or(0);
+                    if removed == 1 {
+                        self.set_act(p, Act::Idle);
+                        let _ = out.try_send(Utf8Bytes::from(
+                            json!({"type": "queue_expired"}).to_string(),
+                        ));
+                    }
+                }
+                Act::Inviting { code, value, until } if until <= now.0 => {
+                    // The key expired with the invite; nobody took it meanwhile.
+                    let _ = self.take_invite(&code, &value).await;
+                    self.set_act(p, Act::Idle);
+                    let _ = out.try_send(Utf8Bytes::from(
+                        json!({"type": "invite_expired", "code": code}).to_string(),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends again the commands that found no owner, and takes over the rooms whose lease
+    /// expired.
+    async fn sweep(&mut self) {
+        let now = wall_now().0;
+        let give_up = self.lease_ms.saturating_mul(3).saturating_add(10_000);
+        for f in std::mem::take(&mut self.pending) {
+            if now.saturating_sub(f.since) > give_up {
+                if let Some(l) = self.players.get(&PlayerId(f.player)) {
+                    let r = Refusal::new("unavailable", "the room's node is not answering");
+                    let _ = l
+                        .out
+                        .try_send(text_of(&r.to_json(Some(&f.kind), f.rid.as_ref()), None));
+                }
+                continue;
+            }
+            self.owners.remove(&f.room);
+            let again = f.clone();
+            if let Err(e) = self.send_forward(f).await {
+                tracing::debug!(error = %e.message, "a waiting command failed again");
+                self.pending.push(again);
+            }
+        }
+        let ids: Vec<String> = match self
+            .q(redis::cmd("SMEMBERS").arg(self.keys.k("rooms")))
+            .await
+        {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e.message, "no sweep");
+                return;
+            }
+        };
+        let others: Vec<String> = ids
+            .into_iter()
+            .filter(|id| !self.rooms.contains_key(id))
+            .collect();
+        for chunk in others.chunks(1000) {
+            let mut c = redis::cmd("MGET");
+            for id in chunk {
+                c.arg(self.keys.lease(id));
+            }
+            let Ok(leases) = self.q::<Vec<Option<String>>>(&c).await else {
+                return;
+            };
+            for (id, lease) in chunk.iter().zip(leases) {
+                if lease.is_none() {
+                    if let Err(e) = self.take_over(id).await {
+                        tracing::warn!(room = %id, error = %e.message, "not taken over");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The online room a command names; hosted rooms are not served by a cluster node.
+fn online_room(game: &str) -> Res<RoomId> {
+    parse_online_id(game).ok_or_else(|| {
+        if game.starts_with('H') {
+            Refusal::new(
+                "not_on_cluster",
+                "hosted rooms are served by single nodes only (a node started without --redis)",
+            )
+        } else {
+            crate::hub::no_such_game(game)
+        }
+    })
+}

@@ -1,0 +1,66 @@
+//! The Lua scripts the nodes run in Redis (each is atomic there).
+
+/// The random-match queue. KEYS[1] the queue; ARGV[1] this player's entry
+/// (`player|node|until_ms`), ARGV[2] now (ms), ARGV[3] this player. Pops the first entry that
+/// is another player's and not expired, and returns it; with none, pushes this player's entry
+/// and returns nil. Expired entries met on the way are dropped.
+pub const QUEUE: &str = r"
+while true do
+  local e = redis.call('LPOP', KEYS[1])
+  if not e then break end
+  local p, node, untl = string.match(e, '^(%d+)|([^|]+)|(%d+)$')
+  if p and p ~= ARGV[3] and tonumber(untl) > tonumber(ARGV[2]) then
+    return e
+  end
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+return false
+";
+
+/// Saves a room while the lease is this node's. KEYS[1] the lease, KEYS[2] the record;
+/// ARGV[1] this node, ARGV[2] the state, ARGV[3] the kind, ARGV[4] the lease in ms.
+/// Returns 1 when saved (and the lease renewed), 0 when the lease is not this node's.
+pub const SAVE: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[2], 'state', ARGV[2], 'kind', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+";
+
+/// Forgets a closed room while the lease is this node's. KEYS[1] the lease, KEYS[2] the
+/// record, KEYS[3] the set of live rooms, KEYS[4..] the players' current-room keys; ARGV[1]
+/// this node, ARGV[2] the room. Returns 1 when done, 0 when the lease is not this node's.
+pub const DELETE: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[2])
+for i = 4, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[2] then redis.call('DEL', KEYS[i]) end
+end
+redis.call('DEL', KEYS[1])
+return 1
+";
+
+/// Renews this node's leases. KEYS the leases; ARGV[1] this node, ARGV[2] the lease in ms.
+/// Returns the 1-based indices of the leases that are not this node's any more.
+pub const RENEW: &str = r"
+local lost = {}
+for i, k in ipairs(KEYS) do
+  if redis.call('GET', k) == ARGV[1] then
+    redis.call('PEXPIRE', k, ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+";
+
+/// Takes an invite if it is still the one read. KEYS[1] the invite; ARGV[1] its value.
+/// Returns 1 when taken.
+pub const TAKE: &str = r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+";

@@ -1,0 +1,466 @@
+//! Three `server` nodes on one Redis (`--redis`): matching, invites and reconnection across
+//! nodes, and a game taken over by another node after its owner is killed with SIGKILL.
+//!
+//! Redis: `REVERSI_TEST_REDIS` (a `redis://` URL, as `.ci/run` exports it) or, when it is
+//! unset, a `redis-server` started here on a free loopback port (the test fails, with a
+//! message saying so, when `redis-server` is not installed). Every test keeps its keys under
+//! its own prefix, so tests can share one Redis.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use reversi::core::Color;
+use reversi_server::protocol::{ClientMsg, ServerMsg, State};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for any one message.
+const WAIT: Duration = Duration::from_secs(20);
+/// The lease of the rooms in these tests (`--lease-ms`).
+const LEASE_MS: u64 = 1500;
+
+/// A `redis-server` this test binary started (stopped when the binary ends: it dies with its
+/// parent's pipe closing is not guaranteed, so it is also told to stop at exit).
+struct OwnRedis {
+    url: String,
+}
+
+fn redis_url() -> &'static str {
+    static URL: OnceLock<OwnRedis> = OnceLock::new();
+    &URL.get_or_init(|| {
+        if let Ok(url) = std::env::var("REVERSI_TEST_REDIS") {
+            return OwnRedis { url };
+        }
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+            l.local_addr().expect("an address").port()
+        };
+        let child = Command::new("redis-server")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "REVERSI_TEST_REDIS is unset and redis-server cannot be started ({e}): \
+                     install it (apt-get install redis-server) or export REVERSI_TEST_REDIS=redis://..."
+                )
+            });
+        let pid = child.id();
+        // The server is stopped when the test binary exits.
+        std::thread::spawn(move || {
+            let mut child = child;
+            let _ = child.wait();
+        });
+        extern "C" fn stop() {
+            if let Some(pid) = REDIS_PID.get() {
+                let _ = Command::new("kill").arg(pid.to_string()).status();
+            }
+        }
+        static REDIS_PID: OnceLock<u32> = OnceLock::new();
+        let _ = REDIS_PID.set(pid);
+        extern "C" {
+            fn atexit(f: extern "C" fn()) -> i32;
+        }
+        // SAFETY: `stop` is a plain function that lives as long as the program.
+        unsafe {
+            atexit(stop);
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start on port {port}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        OwnRedis {
+            url: format!("redis://127.0.0.1:{port}/"),
+        }
+    })
+    .url
+}
+
+/// A temporary directory for a node's database.
+fn temp_db(test: &str, node: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "reversi-cluster-tests-{}-{test}-{node}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir.join("reversi.db")
+}
+
+/// A `server` node of the test's cluster; killed (SIGKILL) when dropped.
+struct Node {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Node {
+    fn start(test: &str, n: usize) -> Node {
+        let prefix = format!("t{}-{test}", std::process::id());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
+            .args(["--addr", "127.0.0.1:0", "--db"])
+            .arg(temp_db(test, n))
+            .args(["--redis", redis_url(), "--redis-prefix", &prefix])
+            .args(["--lease-ms", &LEASE_MS.to_string()])
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut lines = BufReader::new(child.stdout.take().expect("its stdout")).lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .expect("the server logs where it listens")
+                .expect("a line");
+            if let Some(i) = line.find("open http://") {
+                let rest = &line[i + "open http://".len()..];
+                let end = rest.find('/').expect("the address ends with /");
+                break rest[..end].parse().expect("an address");
+            }
+        };
+        std::thread::spawn(move || lines.for_each(drop));
+        Node { child, addr }
+    }
+
+    /// Three nodes of one cluster.
+    fn three(test: &str) -> [Node; 3] {
+        [
+            Node::start(test, 0),
+            Node::start(test, 1),
+            Node::start(test, 2),
+        ]
+    }
+
+    /// SIGKILL, as a crash.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Client {
+        let (ws, _) = connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("connect");
+        Client { ws }
+    }
+
+    async fn send(&mut self, msg: &ClientMsg) {
+        let text = serde_json::to_string(msg).expect("a client message serialises");
+        self.ws.send(Message::text(text)).await.expect("send");
+    }
+
+    async fn recv(&mut self) -> ServerMsg {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("the connection is open")
+                .expect("a frame");
+            if let Message::Text(t) = m {
+                return serde_json::from_str(t.as_str())
+                    .unwrap_or_else(|e| panic!("{e}: {}", t.as_str()));
+            }
+        }
+    }
+
+    /// Skips messages until `pick` takes one; an `error` fails the test.
+    async fn until<T>(&mut self, what: &str, pick: impl Fn(ServerMsg) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let msg = tokio::time::timeout(left, self.recv())
+                .await
+                .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
+            if let ServerMsg::Error { code, message, .. } = &msg {
+                panic!("waiting for {what}: refused {code}: {message}");
+            }
+            if let Some(t) = pick(msg) {
+                return t;
+            }
+        }
+    }
+
+    async fn guest(&mut self) -> (u64, String) {
+        self.until("guest", |m| match m {
+            ServerMsg::Guest { player, token, .. } => Some((player, token)),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn matched(&mut self) -> (String, Color) {
+        self.until("matched", |m| match m {
+            ServerMsg::Matched { room, color, .. } => Some((room, color)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next state whose history has `moves` moves.
+    async fn state_with(&mut self, moves: usize) -> State {
+        self.until(&format!("a state with {moves} moves"), |m| match m {
+            ServerMsg::State(s) if s.history.len() == moves => Some(*s),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Plays the first legal move of `s` (the client's turn).
+    async fn play_first(&mut self, s: &State) {
+        let square = s.legal.first().expect("a legal move").square;
+        self.send(&ClientMsg::Move {
+            rid: None,
+            game: s.game.clone(),
+            square,
+            version: s.version,
+        })
+        .await;
+    }
+}
+
+/// Two clients matched at random on nodes `a` and `b`: (client, colour) of each, the room, and
+/// the two tokens.
+async fn match_two(
+    a: SocketAddr,
+    b: SocketAddr,
+) -> ((Client, Color), (Client, Color), String, [String; 2]) {
+    let mut x = Client::connect(a).await;
+    let mut y = Client::connect(b).await;
+    x.send(&ClientMsg::Queue { rid: None }).await;
+    let (_, xt) = x.guest().await;
+    x.until("queued", |m| {
+        matches!(m, ServerMsg::Queued { .. }).then_some(())
+    })
+    .await;
+    y.send(&ClientMsg::Queue { rid: None }).await;
+    let (_, yt) = y.guest().await;
+    let (room, xc) = x.matched().await;
+    let (room_y, yc) = y.matched().await;
+    assert_eq!(room, room_y, "both players are told the same room");
+    assert_ne!(xc, yc);
+    ((x, xc), (y, yc), room, [xt, yt])
+}
+
+/// Plays `n` moves from the start, each by the player to move; returns the last state both saw.
+async fn play_moves(x: &mut (Client, Color), y: &mut (Client, Color), n: usize) -> State {
+    let mut sx = x.0.state_with(0).await;
+    let mut sy = y.0.state_with(0).await;
+    for i in 0..n {
+        let (mover, s) = if sx.to_move == Some(x.1) {
+            (&mut x.0, &sx)
+        } else {
+            (&mut y.0, &sy)
+        };
+        mover.play_first(s).await;
+        sx = x.0.state_with(i + 1).await;
+        sy = y.0.state_with(i + 1).await;
+        assert_eq!(sx.history, sy.history, "both see the same game");
+    }
+    sx
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_on_different_nodes_are_matched_and_play() {
+    let nodes = Node::three("match");
+    let (mut x, mut y, room, _) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let s = play_moves(&mut x, &mut y, 3).await;
+    assert_eq!(s.game, room);
+    // A third node reads the same room.
+    let mut z = Client::connect(nodes[2].addr).await;
+    z.send(&ClientMsg::Sync {
+        rid: None,
+        game: room.clone(),
+    })
+    .await;
+    let synced = z
+        .until("the synced state", |m| match m {
+            ServerMsg::State(s) => Some(*s),
+            _ => None,
+        })
+        .await;
+    assert_eq!(synced.history, s.history);
+    assert_eq!(synced.version, s.version);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_made_on_one_node_is_joined_on_another() {
+    let nodes = Node::three("invite");
+    let mut x = Client::connect(nodes[0].addr).await;
+    x.send(&ClientMsg::InviteCreate { rid: None }).await;
+    let code = x
+        .until("invite", |m| match m {
+            ServerMsg::Invite { code, .. } => Some(code),
+            _ => None,
+        })
+        .await;
+    let mut y = Client::connect(nodes[2].addr).await;
+    y.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: format!("http://elsewhere.invalid/join/{code}"),
+    })
+    .await;
+    let (room, xc) = x.matched().await;
+    let (room_y, yc) = y.matched().await;
+    assert_eq!(room, room_y);
+    assert_ne!(xc, yc);
+    let mut x = (x, xc);
+    let mut y = (y, yc);
+    play_moves(&mut x, &mut y, 2).await;
+    // The code is used up: a third player on the second node is refused.
+    let mut z = Client::connect(nodes[1].addr).await;
+    z.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: code.clone(),
+    })
+    .await;
+    loop {
+        match z.recv().await {
+            ServerMsg::Error { code, .. } => {
+                assert_eq!(code, "unknown_invite");
+                break;
+            }
+            ServerMsg::Welcome { .. } | ServerMsg::Guest { .. } => {}
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_reconnects_with_the_token_on_another_node() {
+    let nodes = Node::three("reconnect");
+    let (mut x, mut y, room, [token, _]) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let before = play_moves(&mut x, &mut y, 2).await;
+    // The first node's client goes away; the player comes back on the third node.
+    let color = x.1;
+    drop(x);
+    let mut back = Client::connect(nodes[2].addr).await;
+    back.send(&ClientMsg::Reconnect {
+        rid: None,
+        token: token.clone(),
+    })
+    .await;
+    let (_, again) = back.guest().await;
+    assert_eq!(again, token, "the token names the same player");
+    let (room_again, color_again) = back.matched().await;
+    assert_eq!((room_again.as_str(), color_again), (room.as_str(), color));
+    let s = back.state_with(2).await;
+    assert_eq!(s.history, before.history);
+    // The game goes on between the third and the second node.
+    let sy = y.0.state_with(2).await;
+    let s3 = if s.to_move == Some(color) {
+        back.play_first(&s).await;
+        y.0.state_with(3).await
+    } else {
+        y.0.play_first(&sy).await;
+        back.state_with(3).await
+    };
+    assert_eq!(&s3.history[..2], &before.history[..]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_goes_on_on_another_node_after_its_owner_is_killed() {
+    let mut nodes = Node::three("kill");
+    // The node of the second player to queue makes the match and owns the room: node 1.
+    let (mut x, mut y, room, [_, token]) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let before = play_moves(&mut x, &mut y, 4).await;
+    let clock = before.clock.clone().expect("online games have clocks");
+    let to_move = before.to_move.expect("someone is to move");
+    nodes[1].kill();
+    let killed = Instant::now();
+    drop(y.0);
+    // The player of the dead node comes back on node 2.
+    let mut back = Client::connect(nodes[2].addr).await;
+    back.send(&ClientMsg::Reconnect {
+        rid: None,
+        token: token.clone(),
+    })
+    .await;
+    back.guest().await;
+    let (room_again, color) = back.matched().await;
+    let resumed = back.state_with(4).await;
+    let took = killed.elapsed();
+    assert_eq!(room_again, room);
+    assert_eq!(color, y.1);
+    assert!(
+        took <= Duration::from_millis(LEASE_MS) + Duration::from_secs(5),
+        "resumed after {took:?}"
+    );
+    assert_eq!(resumed.history, before.history, "the same moves");
+    assert_eq!(resumed.to_move, Some(to_move));
+    // The clocks: the player who was not to move kept their time; the one to move lost the
+    // wall time that passed, no more.
+    let after = resumed.clock.clone().expect("a clock");
+    let (waiting_before, waiting_after, running_before, running_after) = match to_move {
+        Color::Black => (
+            clock.white_ms,
+            after.white_ms,
+            clock.black_ms,
+            after.black_ms,
+        ),
+        Color::White => (
+            clock.black_ms,
+            after.black_ms,
+            clock.white_ms,
+            after.white_ms,
+        ),
+    };
+    assert_eq!(waiting_after, waiting_before);
+    let (rb, ra) = (
+        running_before.expect("a time"),
+        running_after.expect("a time"),
+    );
+    let passed = after.server_time.saturating_sub(clock.server_time);
+    assert!(ra <= rb, "the running clock went on: {rb} -> {ra}");
+    assert!(
+        rb - ra <= passed + 50,
+        "the running clock lost {} ms in {passed} ms of wall time",
+        rb - ra
+    );
+    assert!(
+        rb - ra + 1000 >= passed,
+        "the running clock lost only {} ms in {passed} ms of wall time",
+        rb - ra
+    );
+    // The player on node 0 is told by the new owner too, and the game goes on.
+    let sx = x.0.state_with(4).await;
+    assert_eq!(sx.version, resumed.version);
+    let mut y = (back, color);
+    let s5 = if to_move == x.1 {
+        x.0.play_first(&sx).await;
+        y.0.state_with(5).await
+    } else {
+        y.0.play_first(&resumed).await;
+        x.0.state_with(5).await
+    };
+    assert_eq!(&s5.history[..4], &before.history[..]);
+}
