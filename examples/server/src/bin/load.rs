@@ -209,17 +209,24 @@ enum Pairing {
     Join(tokio::sync::oneshot::Receiver<String>),
 }
 
+/// What every player of a run shares: its think time, when it stops, whether messages are
+/// checked whole.
+#[derive(Clone, Copy)]
+struct Pace {
+    think: Duration,
+    stop_at: Instant,
+    strict: bool,
+}
+
 async fn player(
     addr: SocketAddr,
     pairing: Pairing,
     stats: Arc<Stats>,
     inflight: InFlight,
-    think: Duration,
-    stop_at: Instant,
+    pace: Pace,
     seed: u64,
-    strict: bool,
 ) {
-    if let Err(e) = play(addr, pairing, &stats, &inflight, think, stop_at, seed, strict).await {
+    if let Err(e) = play(addr, pairing, &stats, &inflight, pace, seed).await {
         stats.error(e);
     }
 }
@@ -229,11 +236,14 @@ async fn play(
     pairing: Pairing,
     stats: &Stats,
     inflight: &InFlight,
-    think: Duration,
-    stop_at: Instant,
+    pace: Pace,
     seed: u64,
-    strict: bool,
 ) -> Result<(), String> {
+    let Pace {
+        think,
+        stop_at,
+        strict,
+    } = pace;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     // Small buffers, as the server's: thousands of connections share the machine.
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
@@ -436,10 +446,12 @@ fn main() {
                 pairing,
                 stats.clone(),
                 inflight.clone(),
-                args.think,
-                stop_at,
+                Pace {
+                    think: args.think,
+                    stop_at,
+                    strict: args.strict,
+                },
                 i as u64,
-                args.strict,
             )));
             tokio::time::sleep(gap).await;
         }
