@@ -28,7 +28,9 @@
 //! connections go to the nodes in turn, so that players matched at random are often on
 //! different nodes; with `--invites` each game is paired by an invite instead of the queue, its
 //! creator on one node and its joiner on the next, so that every game spans two nodes and both
-//! players are in this process. One process may hold 20,000 open files on the project's
+//! players are in this process; `--same-node` puts the joiner on its creator's node instead (no
+//! game crosses nodes: the placement of a front that sends an invite's link to the node that made
+//! it). One process may hold 20,000 open files on the project's
 //! machine: for 10,000 games and more, run two (or more) `load --invites` processes side by
 //! side, each with part of the games (see `LOAD.md`).
 
@@ -54,6 +56,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Args {
     addrs: Vec<SocketAddr>,
     invites: bool,
+    same_node: bool,
     games: usize,
     think: Duration,
     seconds: u64,
@@ -62,12 +65,13 @@ struct Args {
     strict: bool,
 }
 
-const USAGE: &str = "usage: load [--addr 127.0.0.1:8080[,ADDR...]]... [--invites] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID] [--strict]";
+const USAGE: &str = "usage: load [--addr 127.0.0.1:8080[,ADDR...]]... [--invites [--same-node]] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID] [--strict]";
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         addrs: Vec::new(),
         invites: false,
+        same_node: false,
         games: 1000,
         think: Duration::from_millis(1000),
         seconds: 90,
@@ -86,6 +90,7 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--invites" => a.invites = true,
+            "--same-node" => a.same_node = true,
             "--games" => a.games = val()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--think-ms" => {
                 a.think =
@@ -100,6 +105,11 @@ fn parse_args() -> Result<Args, String> {
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
+    }
+    if a.same_node && !a.invites {
+        return Err(format!(
+            "--same-node places an invite's joiner: it needs --invites\n{USAGE}"
+        ));
     }
     if a.addrs.is_empty() {
         a.addrs.push("127.0.0.1:8080".parse().expect("an address"));
@@ -417,7 +427,11 @@ fn main() {
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
                 .join(","),
-            if args.invites { "paired by invites across nodes" } else { "random matching" },
+            match (args.invites, args.same_node) {
+                (true, false) => "paired by invites across nodes",
+                (true, true) => "paired by invites on one node",
+                (false, _) => "random matching",
+            },
             args.think.as_millis(),
             args.seconds
         );
@@ -428,7 +442,7 @@ fn main() {
         let mut joiner = None;
         for i in 0..clients {
             let (addr, pairing) = if args.invites {
-                // Game i/2: its creator on one node, its joiner on the next.
+                // Game i/2: its creator on one node, its joiner on the next (or the same).
                 let g = i / 2;
                 if i % 2 == 0 {
                     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -436,7 +450,8 @@ fn main() {
                     (args.addrs[g % n], Pairing::Create(tx))
                 } else {
                     let rx = joiner.take().expect("the creator came first");
-                    (args.addrs[(g + 1) % n], Pairing::Join(rx))
+                    let node = if args.same_node { g % n } else { (g + 1) % n };
+                    (args.addrs[node], Pairing::Join(rx))
                 }
             } else {
                 (args.addrs[i % n], Pairing::Queue)
