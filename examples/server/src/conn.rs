@@ -212,9 +212,15 @@ async fn dispatch(hub: &Arc<Hub>, conn: u64, out: &Out, msg: ClientMsg) {
             let kind = msg.kind();
             let rid = msg.rid().cloned();
             let reader = hub.reader.clone();
-            let answer = tokio::task::spawn_blocking(move || finished::answer(&reader, &msg))
-                .await
-                .unwrap_or_else(|e| Err(Refusal::new("internal", format!("the read failed: {e}"))));
+            let answer = match hub.online.cluster() {
+                // A cluster node also finds the games other nodes recorded.
+                Some(c) => c.finished(reader, &msg).await,
+                None => tokio::task::spawn_blocking(move || finished::answer(&reader, &msg))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(Refusal::new("internal", format!("the read failed: {e}")))
+                    }),
+            };
             match answer {
                 Ok(mut v) => {
                     if let Some(rid) = rid {

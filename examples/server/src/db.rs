@@ -65,8 +65,8 @@ pub enum StoreError {
     },
 }
 
-/// A finished game, as recorded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A finished game, as recorded (cluster nodes also keep it in Redis, as this struct in JSON).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameRecord {
     /// The room or game id.
     pub game: String,

@@ -16,14 +16,13 @@ const MAX_LIMIT: u32 = 50;
 
 /// The answer to a `record` or `games` request (blocking: run it on the blocking pool).
 pub fn answer(reader: &Reader, msg: &ClientMsg) -> Result<Value, Refusal> {
-    let db_err = |e: rusqlite::Error| Refusal::new("internal", format!("the database: {e}"));
     let player_of = |token: &str| -> Result<u64, Refusal> {
         reader
             .player_of(token)
             .map_err(db_err)?
-            .ok_or_else(|| Refusal::new("wrong_token", "no guest was ever given this token"))
+            .ok_or_else(wrong_token)
     };
-    let msg = match msg {
+    match msg {
         ClientMsg::Record {
             game,
             token,
@@ -34,34 +33,81 @@ pub fn answer(reader: &Reader, msg: &ClientMsg) -> Result<Value, Refusal> {
             let rows = reader
                 .games_of(player, Some(game), *game_no, 1)
                 .map_err(db_err)?;
-            let row = rows.into_iter().next().ok_or_else(|| {
-                let shown: String = game.chars().take(40).collect();
-                Refusal::new(
-                    "no_such_game",
-                    format!("no finished game {shown:?} of this token's player"),
-                )
-            })?;
-            ServerMsg::Record(Box::new(view(&row)))
+            let row = rows.into_iter().next().ok_or_else(|| no_record(game))?;
+            record_msg(&row)
         }
         ClientMsg::Games { token, limit, .. } => {
-            let limit = limit.unwrap_or(DEFAULT_LIMIT);
-            if !(1..=MAX_LIMIT).contains(&limit) {
-                return Err(Refusal::new(
-                    "bad_message",
-                    format!("limit must be from 1 to {MAX_LIMIT}, not {limit}"),
-                ));
-            }
+            let limit = games_limit(*limit)?;
             let player = player_of(token)?;
             let rows = reader.games_of(player, None, None, limit).map_err(db_err)?;
-            ServerMsg::Games {
-                player,
-                games: rows.iter().map(view).collect(),
-                rid: None,
-            }
+            games_msg(player, &rows)
         }
-        _ => return Err(Refusal::new("internal", "not a read of finished games")),
-    };
-    serde_json::to_value(msg).map_err(|e| Refusal::new("internal", e.to_string()))
+        _ => Err(Refusal::new("internal", "not a read of finished games")),
+    }
+}
+
+/// A database error as a refusal.
+pub(crate) fn db_err(e: rusqlite::Error) -> Refusal {
+    Refusal::new("internal", format!("the database: {e}"))
+}
+
+/// The refusal for a token no guest was given.
+pub(crate) fn wrong_token() -> Refusal {
+    Refusal::new("wrong_token", "no guest was ever given this token")
+}
+
+/// The refusal for a game the token's player has no record of.
+pub(crate) fn no_record(game: &str) -> Refusal {
+    let shown: String = game.chars().take(40).collect();
+    Refusal::new(
+        "no_such_game",
+        format!("no finished game {shown:?} of this token's player"),
+    )
+}
+
+/// The number of games a `games` request asks for, checked.
+pub(crate) fn games_limit(limit: Option<u32>) -> Result<u32, Refusal> {
+    let limit = limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(Refusal::new(
+            "bad_message",
+            format!("limit must be from 1 to {MAX_LIMIT}, not {limit}"),
+        ));
+    }
+    Ok(limit)
+}
+
+/// The `record` message of one game.
+pub(crate) fn record_msg(row: &GameRecord) -> Result<Value, Refusal> {
+    serde_json::to_value(ServerMsg::Record(Box::new(view(row))))
+        .map_err(|e| Refusal::new("internal", e.to_string()))
+}
+
+/// The `games` message of a player's games (newest first).
+pub(crate) fn games_msg(player: u64, rows: &[GameRecord]) -> Result<Value, Refusal> {
+    serde_json::to_value(ServerMsg::Games {
+        player,
+        games: rows.iter().map(view).collect(),
+        rid: None,
+    })
+    .map_err(|e| Refusal::new("internal", e.to_string()))
+}
+
+/// Two lists of games (each newest first) as one: each game once, newest first, at most `limit`.
+pub(crate) fn merge(a: Vec<GameRecord>, b: Vec<GameRecord>, limit: u32) -> Vec<GameRecord> {
+    let mut all = a;
+    for r in b {
+        if !all
+            .iter()
+            .any(|x| x.game == r.game && x.game_no == r.game_no)
+        {
+            all.push(r);
+        }
+    }
+    // Stable: games that ended at the same instant keep their order.
+    all.sort_by_key(|r| std::cmp::Reverse(r.ended_ms));
+    all.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    all
 }
 
 /// A recorded game as the protocol shows it; its moves are replayed from the transcript.
@@ -96,5 +142,50 @@ pub fn view(r: &GameRecord) -> GameRecordView {
         black_ms: r.black_clock_ms,
         white_ms: r.white_clock_ms,
         rid: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(game: &str, no: u64, ended: u64) -> GameRecord {
+        GameRecord {
+            game: game.to_owned(),
+            game_no: no,
+            kind: "random".to_owned(),
+            black: "guest:1".to_owned(),
+            white: "guest:2".to_owned(),
+            start_board: Position::initial().to_board_string(),
+            transcript: String::new(),
+            reason: "resign".to_owned(),
+            winner: None,
+            black_discs: 2,
+            white_discs: 2,
+            started_ms: 0,
+            ended_ms: ended,
+            black_clock_ms: None,
+            white_clock_ms: None,
+        }
+    }
+
+    #[test]
+    fn merged_games_are_each_once_newest_first_and_limited() {
+        let local = vec![rec("O3", 1, 30), rec("O1", 1, 10)];
+        let remote = vec![rec("O4", 1, 40), rec("O3", 1, 30), rec("O2", 1, 20)];
+        let m = merge(local, remote, 3);
+        let ids: Vec<&str> = m.iter().map(|r| r.game.as_str()).collect();
+        assert_eq!(ids, ["O4", "O3", "O2"]);
+        assert_eq!(merge(Vec::new(), vec![rec("O1", 1, 1)], 5).len(), 1);
+    }
+
+    #[test]
+    fn a_bad_limit_is_refused() {
+        assert_eq!(games_limit(None).ok(), Some(DEFAULT_LIMIT));
+        assert_eq!(
+            games_limit(Some(0)).map_err(|r| r.code).err().as_deref(),
+            Some("bad_message")
+        );
+        assert!(games_limit(Some(MAX_LIMIT + 1)).is_err());
     }
 }

@@ -338,6 +338,11 @@ impl Online {
         let _ = self.cluster.set(cluster);
     }
 
+    /// The cluster this node is a member of (`--redis`), if any.
+    pub fn cluster(&self) -> Option<&crate::cluster::Cluster> {
+        self.cluster.get()
+    }
+
     /// Hands an online command to the task (or to the cluster node).
     pub async fn command(&self, conn: u64, out: &Out, msg: ClientMsg) {
         if let Some(c) = self.cluster.get() {

@@ -110,13 +110,23 @@ struct Node {
     addr: SocketAddr,
 }
 
+/// The prefix of a test's keys.
+fn prefix(test: &str) -> String {
+    format!("t{}-{test}", std::process::id())
+}
+
 impl Node {
     fn start(test: &str, n: usize) -> Node {
-        let prefix = format!("t{}-{test}", std::process::id());
+        Node::start_on(redis_url(), test, n)
+    }
+
+    /// A node on the Redis at `url`.
+    fn start_on(url: &str, test: &str, n: usize) -> Node {
+        let prefix = prefix(test);
         let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
             .args(["--addr", "127.0.0.1:0", "--db"])
             .arg(temp_db(test, n))
-            .args(["--redis", redis_url(), "--redis-prefix", &prefix])
+            .args(["--redis", url, "--redis-prefix", &prefix])
             .args(["--lease-ms", &LEASE_MS.to_string()])
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
@@ -147,6 +157,11 @@ impl Node {
             Node::start(test, 1),
             Node::start(test, 2),
         ]
+    }
+
+    /// Whether the process still runs.
+    fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     /// SIGKILL, as a crash.
@@ -463,4 +478,405 @@ async fn a_game_goes_on_on_another_node_after_its_owner_is_killed() {
         x.0.state_with(5).await
     };
     assert_eq!(&s5.history[..4], &before.history[..]);
+}
+
+// ---- Redis as the tests see it ----
+
+async fn redis_con(url: &str) -> redis::aio::MultiplexedConnection {
+    redis::Client::open(url)
+        .expect("a Redis URL")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("the test reaches Redis")
+}
+
+/// Every key under the test's prefix, with its time to live in ms (`-1`: none).
+async fn keys_with_ttl(
+    con: &mut redis::aio::MultiplexedConnection,
+    test: &str,
+) -> Vec<(String, i64)> {
+    let pattern = format!("{}:*", prefix(test));
+    let mut cursor = 0u64;
+    let mut keys = Vec::new();
+    loop {
+        let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
+            .arg(cursor)
+            .arg("MATCH")
+            .arg(&pattern)
+            .arg("COUNT")
+            .arg(1000)
+            .query_async(con)
+            .await
+            .expect("SCAN");
+        keys.extend(batch);
+        if next == 0 {
+            break;
+        }
+        cursor = next;
+    }
+    let mut out = Vec::new();
+    for k in keys {
+        let ttl: i64 = redis::cmd("PTTL")
+            .arg(&k)
+            .query_async(con)
+            .await
+            .expect("PTTL");
+        // -2: gone meanwhile.
+        if ttl != -2 {
+            out.push((k, ttl));
+        }
+    }
+    out
+}
+
+/// Waits until none of room `room`'s keys (its record, lease and players' current room) is
+/// left, then checks that every key of the test but the two counters expires.
+async fn assert_nothing_left_forever(
+    con: &mut redis::aio::MultiplexedConnection,
+    test: &str,
+    room: &str,
+    within: Duration,
+) {
+    let p = prefix(test);
+    let deadline = Instant::now() + within;
+    let keys = loop {
+        let keys = keys_with_ttl(con, test).await;
+        let of_room: Vec<&String> = keys
+            .iter()
+            .map(|(k, _)| k)
+            .filter(|k| {
+                **k == format!("{p}:room:{room}")
+                    || **k == format!("{p}:lease:{room}")
+                    || k.starts_with(&format!("{p}:proom:"))
+            })
+            .collect();
+        if of_room.is_empty() {
+            break keys;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the ended room's keys are still there: {of_room:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let rooms: Vec<String> = redis::cmd("SMEMBERS")
+        .arg(format!("{p}:rooms"))
+        .query_async(con)
+        .await
+        .expect("SMEMBERS");
+    assert!(
+        !rooms.contains(&room.to_owned()),
+        "the room is still live: {rooms:?}"
+    );
+    let counters = [format!("{p}:next_player"), format!("{p}:next_room")];
+    let forever: Vec<&String> = keys
+        .iter()
+        .filter(|(k, ttl)| *ttl < 0 && !counters.contains(k))
+        .map(|(k, _)| k)
+        .collect();
+    assert!(forever.is_empty(), "keys without an expiry: {forever:?}");
+    // Tokens outlive the longest game and its reconnection grace.
+    let tokens: Vec<i64> = keys
+        .iter()
+        .filter(|(k, _)| k.starts_with(&format!("{p}:token:")))
+        .map(|(_, t)| *t)
+        .collect();
+    assert!(!tokens.is_empty(), "the players' tokens are kept");
+    for t in tokens {
+        assert!(t > (2 * 3600 + 60) * 1000, "a token expires in {t} ms");
+    }
+}
+
+/// Waits for a state that ended (has a result).
+async fn ended(c: &mut Client) -> State {
+    c.until("the end of the game", |m| match m {
+        ServerMsg::State(s) if s.result.is_some() => Some(*s),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_and_an_abandoned_game_leave_no_key_without_expiry() {
+    let nodes = Node::three("keys");
+    let mut con = redis_con(redis_url()).await;
+    // A game that ends: one player resigns.
+    let (mut x, mut y, room, _) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let s = play_moves(&mut x, &mut y, 2).await;
+    x.0.send(&ClientMsg::Resign {
+        rid: None,
+        game: s.game.clone(),
+    })
+    .await;
+    ended(&mut x.0).await;
+    ended(&mut y.0).await;
+    assert_nothing_left_forever(&mut con, "keys", &room, Duration::from_secs(10)).await;
+    // A game both players leave: it ends on the clock (30 s a move) and is forgotten too.
+    let (mut x, mut y, room, _) = match_two(nodes[1].addr, nodes[2].addr).await;
+    play_moves(&mut x, &mut y, 1).await;
+    drop(x);
+    drop(y);
+    assert_nothing_left_forever(&mut con, "keys", &room, Duration::from_secs(60)).await;
+}
+
+/// A `record` or `games` answer (errors fail the test).
+async fn ask(c: &mut Client, msg: ClientMsg) -> ServerMsg {
+    c.send(&msg).await;
+    c.until("the answer", |m| match m {
+        m @ (ServerMsg::Record(_) | ServerMsg::Games { .. }) => Some(m),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_read_on_any_node() {
+    let nodes = Node::three("records");
+    // Node 1 owns the room (see the kill test); the players' guests were made on nodes 0 and 1.
+    let (mut x, mut y, room, [xt, yt]) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let s = play_moves(&mut x, &mut y, 3).await;
+    x.0.send(&ClientMsg::Resign {
+        rid: None,
+        game: room.clone(),
+    })
+    .await;
+    let end = ended(&mut x.0).await;
+    let moves: Vec<_> = s.history.clone();
+    // Node 2 neither owned the game nor made either guest.
+    let mut z = Client::connect(nodes[2].addr).await;
+    let ServerMsg::Record(r) = ask(
+        &mut z,
+        ClientMsg::Record {
+            rid: None,
+            game: room.clone(),
+            token: xt.clone(),
+            game_no: None,
+        },
+    )
+    .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(r.game, room);
+    assert_eq!(r.moves, moves, "the recorded moves");
+    assert_eq!(r.reason, end.result.as_ref().expect("a result").reason);
+    // Node 0 made x's guest but did not own the game; y's games read on node 0 and node 2.
+    for addr in [nodes[0].addr, nodes[2].addr] {
+        let mut c = Client::connect(addr).await;
+        let ServerMsg::Games { games, .. } = ask(
+            &mut c,
+            ClientMsg::Games {
+                rid: None,
+                token: yt.clone(),
+                limit: None,
+            },
+        )
+        .await
+        else {
+            unreachable!()
+        };
+        assert_eq!(games.len(), 1, "the one game, once");
+        assert_eq!(games[0].game, room);
+        assert_eq!(games[0].moves, moves);
+    }
+    // A token nobody was given is refused on a cluster node too.
+    z.send(&ClientMsg::Games {
+        rid: None,
+        token: "0".repeat(32),
+        limit: None,
+    })
+    .await;
+    loop {
+        if let ServerMsg::Error { code, .. } = z.recv().await {
+            assert_eq!(code, "wrong_token");
+            break;
+        }
+    }
+}
+
+/// A `redis-server` of one test alone, with its data in an append-only file so that it can be
+/// stopped and started again with its keys (killed when dropped).
+struct PrivateRedis {
+    child: Option<Child>,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl PrivateRedis {
+    fn start(test: &str) -> PrivateRedis {
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+            l.local_addr().expect("an address").port()
+        };
+        let dir = std::env::temp_dir().join(format!(
+            "reversi-cluster-tests-{}-{test}-redis",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let mut r = PrivateRedis {
+            child: None,
+            port,
+            dir,
+        };
+        r.run();
+        r
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    fn run(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .arg("--dir")
+            .arg(&self.dir)
+            .args([
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("redis-server cannot be started ({e}): install it"));
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// SIGKILL: every connection drops (the append-only file has every write).
+    fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Waits until `n` nodes of the test listen on their channels again.
+async fn subscribed(url: &str, test: &str, n: usize) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Ok(client) = redis::Client::open(url) {
+            if let Ok(mut con) = client.get_multiplexed_async_connection().await {
+                let chans: Result<Vec<String>, _> = redis::cmd("PUBSUB")
+                    .arg("CHANNELS")
+                    .arg(format!("{}:node:*", prefix(test)))
+                    .query_async(&mut con)
+                    .await;
+                if chans.is_ok_and(|c| c.len() == n) {
+                    return;
+                }
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the nodes did not subscribe again"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Plays the next move (the game has `n` moves) and waits until both players see it; a move
+/// refused with `unavailable` (the node could not reach Redis: nothing changed) is sent again.
+async fn play_next(x: &mut (Client, Color), y: &mut (Client, Color), last: &State) -> State {
+    let n = last.history.len();
+    let mover_is_x = last.to_move == Some(x.1);
+    let deadline = tokio::time::Instant::now() + WAIT;
+    'send: loop {
+        {
+            let mover = if mover_is_x { &mut x.0 } else { &mut y.0 };
+            mover.play_first(last).await;
+        }
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let mover = if mover_is_x { &mut x.0 } else { &mut y.0 };
+            let m = tokio::time::timeout(left, mover.recv())
+                .await
+                .unwrap_or_else(|_| panic!("the move {} was not played in time", n + 1));
+            match m {
+                ServerMsg::Error { code, .. } if code == "unavailable" => {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue 'send;
+                }
+                ServerMsg::Error { code, message, .. } => panic!("refused {code}: {message}"),
+                ServerMsg::State(s) if s.history.len() == n + 1 => break 'send,
+                _ => {}
+            }
+        }
+    }
+    let other = if mover_is_x { &mut y.0 } else { &mut x.0 };
+    let s = other.state_with(n + 1).await;
+    assert_eq!(&s.history[..n], &last.history[..]);
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_goes_on_when_the_redis_connections_drop_and_redis_restarts() {
+    let mut redis = PrivateRedis::start("relink");
+    let url = redis.url();
+    let mut nodes = [0, 1, 2].map(|n| Node::start_on(&url, "relink", n));
+    let (mut x, mut y, _room, _) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let mut s = play_moves(&mut x, &mut y, 2).await;
+    let mut con = redis_con(&url).await;
+    // Every node's subscription is killed: the nodes subscribe again and the game goes on.
+    let killed: i64 = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("pubsub")
+        .query_async(&mut con)
+        .await
+        .expect("CLIENT KILL");
+    assert_eq!(killed, 3, "one subscription a node");
+    subscribed(&url, "relink", 3).await;
+    s = play_next(&mut x, &mut y, &s).await;
+    // Every other connection too (the test's own is spared).
+    let killed: i64 = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("normal")
+        .query_async(&mut con)
+        .await
+        .expect("CLIENT KILL");
+    assert!(killed >= 6, "two connections a node, {killed} killed");
+    s = play_next(&mut x, &mut y, &s).await;
+    // Redis stops: a request that needs it is refused with `unavailable`, nobody exits.
+    drop(con);
+    redis.stop();
+    let mut z = Client::connect(nodes[2].addr).await;
+    z.send(&ClientMsg::Queue { rid: None }).await;
+    loop {
+        match z.recv().await {
+            ServerMsg::Error { code, .. } => {
+                assert_eq!(code, "unavailable");
+                break;
+            }
+            ServerMsg::Welcome { .. } => {}
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+    // It starts again with its data: the nodes come back to it and the game goes on.
+    redis.run();
+    subscribed(&url, "relink", 3).await;
+    s = play_next(&mut x, &mut y, &s).await;
+    s = play_next(&mut x, &mut y, &s).await;
+    assert_eq!(s.history.len(), 6);
+    for n in &mut nodes {
+        assert!(n.running(), "a node exited");
+    }
 }

@@ -24,9 +24,17 @@
 //!   marks disconnected the players whose node is gone, moves the clocks on by wall time
 //!   (`handle_timeout`) and serves the room from then on. A command that found no owner
 //!   listening waits on its node and is sent again at each sweep.
+//! - Every key expires but the counters `next_player` and `next_room`: tokens 25 h after their
+//!   last use, a player's node and current room and a live room's record 3 h after their last
+//!   refresh; an ended room deletes its keys. A finished game's record (the SQLite `games` row as
+//!   JSON, `{prefix}:game:<room>:<n>`) and each player's list of them (`{prefix}:played:<player>`)
+//!   last 25 h, so that `record` and `games` answer on any node.
+//! - A node never stops for Redis: its connections (`link.rs`) open again with a backoff, its
+//!   subscription is made again, and its players sync with their rooms' owners afterwards.
 //!
 //! [`Room`]: reversi::room::Room
 
+mod link;
 mod node;
 mod scripts;
 
@@ -83,6 +91,10 @@ enum Input {
     Undelivered(node::Forward),
     /// A room whose save found the lease held by another node.
     Lost(String),
+    /// A job whose save failed (Redis unreachable): saved and told again at the next sweep.
+    Unsaved(node::Job),
+    /// The node's subscription dropped (`false`) or is back (`true`).
+    Listening(bool),
 }
 
 /// A node's handle on the cluster.
@@ -90,6 +102,8 @@ pub struct Cluster {
     tx: mpsc::Sender<Input>,
     /// The node's id (random at each start).
     pub node: String,
+    /// For reads of finished games (`record`, `games`).
+    reads: node::Reads,
 }
 
 impl Cluster {
@@ -112,6 +126,16 @@ impl Cluster {
                 msg,
             })
             .await;
+    }
+
+    /// Answers `record` and `games`: the node's own database first, then the records every
+    /// node writes to Redis when a game ends (so a game is found on any node).
+    pub async fn finished(
+        &self,
+        reader: Arc<crate::db::Reader>,
+        msg: &ClientMsg,
+    ) -> Result<serde_json::Value, crate::protocol::Refusal> {
+        self.reads.answer(reader, msg).await
     }
 
     /// A connection closed.

@@ -7,7 +7,6 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use futures_util::StreamExt;
 use rand::RngExt;
-use redis::aio::MultiplexedConnection;
 use reversi::clock::Millis;
 use reversi::core::Square;
 use reversi::room::{
@@ -18,8 +17,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use super::link::{next_backoff, Link, BACKOFF_MIN};
 use super::{scripts, Cluster, ClusterConfig, Input};
-use crate::db::Write;
+use crate::db::{GameRecord, Reader, Write};
+use crate::finished;
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::online::{
     game_over, log_end, online_id, parse_online_id, record, room_refusal, seat_color, state_msg,
@@ -42,6 +43,8 @@ pub enum Wire {
     },
     /// The player reconnected on another node: the receiving node lets its connection go.
     Drop { player: u64 },
+    /// The room was taken over by the sending node: the receiving node's players in it sync.
+    Moved { room: String, players: Vec<u64> },
 }
 
 /// A player's command for a room, from the player's node to the room's owner.
@@ -101,10 +104,31 @@ impl Keys {
     fn channel(&self, node: &str) -> String {
         format!("{}:node:{node}", self.0)
     }
+    /// A finished game's record (JSON of [`GameRecord`]).
+    fn game(&self, room: &str, game_no: u64) -> String {
+        format!("{}:game:{room}:{game_no}", self.0)
+    }
+    /// A player's finished games (`room:game_no`, newest first).
+    fn played(&self, p: u64) -> String {
+        format!("{}:played:{p}", self.0)
+    }
 }
 
+/// How long a player's `at` and `proom` keys and a live room's record last without being
+/// refreshed: longer than the longest online game (2 h) and its reconnection grace (60 s).
+pub(super) const LIVE_TTL_MS: u64 = 3 * 3600 * 1000;
+/// How long a token lasts without being used: as long as the finished games it reads.
+pub(super) const TOKEN_TTL_MS: u64 = 25 * 3600 * 1000;
+/// How long a finished game's record (and a player's list of them) stays in Redis: a day at
+/// least (each node's own database keeps its games for good).
+pub(super) const RECORD_TTL_MS: u64 = 25 * 3600 * 1000;
+/// How often a node refreshes the keys of its connected players.
+const REFRESH: Duration = Duration::from_secs(600);
+/// The most finished games kept per player in Redis.
+const PLAYED_MAX: i64 = 50;
+
 /// A save that must succeed before a job's messages go out.
-enum Save {
+pub(super) enum Save {
     Put {
         room: String,
         state: String,
@@ -126,10 +150,12 @@ enum Out2 {
     },
 }
 
-/// What the I/O task does in order: the save, then the messages.
+/// What the I/O task does in order: the save, then the finished games' records, then the
+/// messages.
 #[derive(Default)]
-struct Job {
+pub(super) struct Job {
     save: Option<Save>,
+    finished: Vec<GameRecord>,
     sends: Vec<Out2>,
 }
 
@@ -152,6 +178,8 @@ struct Local {
     conn: u64,
     out: Out,
     act: Act,
+    /// The player's token (its key's expiry is refreshed while the player is here).
+    token: String,
 }
 
 struct Owned {
@@ -164,7 +192,7 @@ struct Node {
     hub: Arc<Hub>,
     me: String,
     keys: Arc<Keys>,
-    con: MultiplexedConnection,
+    link: Link,
     lease_ms: u64,
     settings: RoomSettings,
     queue_wait: u64,
@@ -180,11 +208,17 @@ struct Node {
     /// The owner of a room, as last seen.
     owners: HashMap<String, String>,
     pending: Vec<Forward>,
+    /// Rooms whose last save failed: saved and told again at the next sweep.
+    unsaved: BTreeSet<String>,
+    /// Closed rooms whose deletion failed: deleted again at the next sweep.
+    undeleted: Vec<Job>,
+    /// Whether the node's subscription is up.
+    listening: bool,
 }
 
 type Res<T> = Result<T, Refusal>;
 
-fn store_err(e: &redis::RedisError) -> Refusal {
+fn store_err(e: &str) -> Refusal {
     Refusal::new("unavailable", format!("the cluster's store: {e}"))
 }
 
@@ -192,58 +226,34 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
     let client =
         redis::Client::open(cfg.url.as_str()).map_err(|e| format!("--redis {}: {e}", cfg.url))?;
     let fail = |e: redis::RedisError| format!("cannot reach Redis at {}: {e}", cfg.url);
-    let con = client
-        .get_multiplexed_async_connection()
-        .await
-        .map_err(fail)?;
-    let io_con = client
-        .get_multiplexed_async_connection()
-        .await
-        .map_err(fail)?;
+    let link = Link::open(client.clone()).await.map_err(fail)?;
+    let io_link = Link::open(client.clone()).await.map_err(fail)?;
     let me = format!("n{:016x}", rand::rng().random::<u64>());
     let keys = Arc::new(Keys(cfg.prefix.clone()));
-    let mut pubsub = client.get_async_pubsub().await.map_err(fail)?;
-    pubsub.subscribe(keys.channel(&me)).await.map_err(fail)?;
+    let channel = keys.channel(&me);
+    let pubsub = subscribe(&client, &channel).await.map_err(fail)?;
     let (tx, rx) = mpsc::channel(4096);
     let (back, back_rx) = mpsc::unbounded_channel();
     let (io, io_rx) = mpsc::unbounded_channel();
     let lease_ms = u64::try_from(cfg.lease.as_millis()).unwrap_or(u64::MAX);
     tokio::spawn(io_task(
-        io_con,
+        io_link,
         keys.clone(),
         me.clone(),
         lease_ms,
         io_rx,
         back.clone(),
     ));
-    let sub_back = back;
-    tokio::spawn(async move {
-        let mut stream = pubsub.into_on_message();
-        while let Some(m) = stream.next().await {
-            let Ok(text) = m.get_payload::<String>() else {
-                continue;
-            };
-            match serde_json::from_str::<Wire>(&text) {
-                Ok(w) => {
-                    let _ = sub_back.send(Input::Wire(w));
-                }
-                Err(e) => tracing::warn!(error = %e, "an unreadable cluster message"),
-            }
-        }
-        // A node that hears nothing would keep its leases and serve nobody: it stops, and
-        // the other nodes take its rooms over.
-        tracing::error!("the Redis subscription ended: stopping this node");
-        std::process::exit(1);
-    });
+    tokio::spawn(listen(client, channel, pubsub, back));
     let lobby = &hub.cfg.online.lobby;
-    let node = Node {
+    let mut node = Node {
         settings: lobby.room,
         queue_wait: lobby.queue_wait.as_millis(),
         invite_ttl: lobby.invite_ttl.as_millis(),
         hub: hub.clone(),
         me: me.clone(),
-        keys,
-        con,
+        keys: keys.clone(),
+        link: link.clone(),
         lease_ms,
         io,
         conns: HashMap::new(),
@@ -254,12 +264,198 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         locs: HashMap::new(),
         owners: HashMap::new(),
         pending: Vec::new(),
+        unsaved: BTreeSet::new(),
+        undeleted: Vec::new(),
+        listening: true,
     };
-    let mut node = node;
     node.heartbeat().await.map_err(|e| e.message)?;
     tracing::info!(node = %me, lease_ms, prefix = %cfg.prefix, "joined the cluster");
     tokio::spawn(node.run(rx, back_rx));
-    Ok(Cluster { tx, node: me })
+    Ok(Cluster {
+        tx,
+        node: me,
+        reads: Reads { link, keys },
+    })
+}
+
+async fn subscribe(
+    client: &redis::Client,
+    channel: &str,
+) -> redis::RedisResult<redis::aio::PubSub> {
+    let mut pubsub = client.get_async_pubsub().await?;
+    pubsub.subscribe(channel).await?;
+    Ok(pubsub)
+}
+
+/// Hands the node the messages of its channel. When the subscription drops (Redis restarted,
+/// the connection was killed) the node is told, and the subscription is made again with a
+/// backoff; the node is told again when it is back. The node never stops for it.
+async fn listen(
+    client: redis::Client,
+    channel: String,
+    first: redis::aio::PubSub,
+    back: mpsc::UnboundedSender<Input>,
+) {
+    let mut next = Some(first);
+    let mut backoff = BACKOFF_MIN;
+    while !back.is_closed() {
+        let pubsub = match next.take() {
+            Some(p) => p,
+            None => match subscribe(&client, &channel).await {
+                Ok(p) => {
+                    tracing::info!("subscribed again to the node's channel");
+                    backoff = BACKOFF_MIN;
+                    let _ = back.send(Input::Listening(true));
+                    p
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, retry_ms = backoff.as_millis(), "cannot subscribe to the node's channel");
+                    tokio::time::sleep(backoff).await;
+                    backoff = next_backoff(backoff);
+                    continue;
+                }
+            },
+        };
+        let mut stream = pubsub.into_on_message();
+        while let Some(m) = stream.next().await {
+            let Ok(text) = m.get_payload::<String>() else {
+                continue;
+            };
+            match serde_json::from_str::<Wire>(&text) {
+                Ok(w) => {
+                    let _ = back.send(Input::Wire(w));
+                }
+                Err(e) => tracing::warn!(error = %e, "an unreadable cluster message"),
+            }
+        }
+        tracing::warn!("the Redis subscription dropped: subscribing again");
+        let _ = back.send(Input::Listening(false));
+    }
+}
+
+/// Reads of finished games on a cluster node: its own database, then Redis.
+pub(super) struct Reads {
+    link: Link,
+    keys: Arc<Keys>,
+}
+
+impl Reads {
+    pub(super) async fn answer(&self, reader: Arc<Reader>, msg: &ClientMsg) -> Res<Value> {
+        let (token, game, game_no, limit) = match msg {
+            ClientMsg::Record {
+                game,
+                token,
+                game_no,
+                ..
+            } => (token.clone(), Some(game.clone()), *game_no, 1),
+            ClientMsg::Games { token, limit, .. } => {
+                (token.clone(), None, None, finished::games_limit(*limit)?)
+            }
+            _ => return Err(Refusal::new("internal", "not a read of finished games")),
+        };
+        let t = token.clone();
+        let r = reader.clone();
+        let local_player = tokio::task::spawn_blocking(move || r.player_of(&t))
+            .await
+            .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+            .map_err(finished::db_err)?;
+        let player = match local_player {
+            Some(p) => p,
+            None => self
+                .link
+                .query::<Option<String>>(redis::cmd("GET").arg(self.keys.token(&token)))
+                .await
+                .map_err(|e| store_err(&e))?
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(finished::wrong_token)?,
+        };
+        let g = game.clone();
+        let local = tokio::task::spawn_blocking(move || {
+            reader
+                .games_of(player, g.as_deref(), game_no, limit)
+                .map_err(finished::db_err)
+        })
+        .await
+        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))??;
+        if let Some(game) = &game {
+            if let Some(row) = local.first() {
+                return finished::record_msg(row);
+            }
+            let remote = self.remote(player, Some((game, game_no)), 1).await?;
+            let row = remote.first().ok_or_else(|| finished::no_record(game))?;
+            return finished::record_msg(row);
+        }
+        // A node that cannot reach Redis still answers with the games it recorded itself.
+        let remote = match self.remote(player, None, limit).await {
+            Ok(r) => r,
+            Err(e) if local.is_empty() => return Err(e),
+            Err(e) => {
+                tracing::warn!(error = %e.message, "games: only this node's own records");
+                Vec::new()
+            }
+        };
+        finished::games_msg(player, &finished::merge(local, remote, limit))
+    }
+
+    /// The player's finished games kept in Redis, newest first: all (up to `limit`), or those
+    /// of one room (and one game of it).
+    async fn remote(
+        &self,
+        player: u64,
+        only: Option<(&str, Option<u64>)>,
+        limit: u32,
+    ) -> Res<Vec<GameRecord>> {
+        let ids: Vec<String> = self
+            .link
+            .query(
+                redis::cmd("LRANGE")
+                    .arg(self.keys.played(player))
+                    .arg(0)
+                    .arg(PLAYED_MAX),
+            )
+            .await
+            .map_err(|e| store_err(&e))?;
+        let mut keys = Vec::new();
+        for id in &ids {
+            let Some((room, no)) = id.rsplit_once(':') else {
+                continue;
+            };
+            let Ok(no) = no.parse::<u64>() else {
+                continue;
+            };
+            let wanted = match only {
+                Some((g, n)) => g == room && n.is_none_or(|n| n == no),
+                None => true,
+            };
+            if wanted {
+                keys.push(self.keys.game(room, no));
+            }
+            if keys.len() >= usize::try_from(limit).unwrap_or(usize::MAX) {
+                break;
+            }
+        }
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut c = redis::cmd("MGET");
+        for k in &keys {
+            c.arg(k);
+        }
+        let texts: Vec<Option<String>> = self.link.query(&c).await.map_err(|e| store_err(&e))?;
+        let me = format!("guest:{player}");
+        Ok(texts
+            .into_iter()
+            .flatten()
+            .filter_map(|t| match serde_json::from_str::<GameRecord>(&t) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    tracing::warn!(error = %e, "an unreadable finished game in Redis");
+                    None
+                }
+            })
+            .filter(|r| r.black == me || r.white == me)
+            .collect())
+    }
 }
 
 fn save_cmd(keys: &Keys, me: &str, lease_ms: u64, s: &Save) -> redis::Cmd {
@@ -273,7 +469,8 @@ fn save_cmd(keys: &Keys, me: &str, lease_ms: u64, s: &Save) -> redis::Cmd {
                 .arg(me)
                 .arg(state)
                 .arg(kind)
-                .arg(lease_ms);
+                .arg(lease_ms)
+                .arg(LIVE_TTL_MS);
         }
         Save::Delete { room, players } => {
             c.arg(scripts::DELETE)
@@ -290,10 +487,45 @@ fn save_cmd(keys: &Keys, me: &str, lease_ms: u64, s: &Save) -> redis::Cmd {
     c
 }
 
-/// Runs the jobs in order, in batches: the batch's saves in one pipeline, then the messages of
-/// the jobs whose save went through.
+/// The commands that keep a finished game in Redis for [`RECORD_TTL_MS`].
+fn finished_cmds(pipe: &mut redis::Pipeline, keys: &Keys, r: &GameRecord) {
+    let json = serde_json::to_string(r).expect("a record serialises");
+    pipe.cmd("SET")
+        .arg(keys.game(&r.game, r.game_no))
+        .arg(json)
+        .arg("PX")
+        .arg(RECORD_TTL_MS)
+        .ignore();
+    let id = format!("{}:{}", r.game, r.game_no);
+    for name in [&r.black, &r.white] {
+        let Some(p) = name
+            .strip_prefix("guest:")
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        let list = keys.played(p);
+        pipe.cmd("LPUSH")
+            .arg(&list)
+            .arg(&id)
+            .ignore()
+            .cmd("LTRIM")
+            .arg(&list)
+            .arg(0)
+            .arg(PLAYED_MAX - 1)
+            .ignore()
+            .cmd("PEXPIRE")
+            .arg(&list)
+            .arg(RECORD_TTL_MS)
+            .ignore();
+    }
+}
+
+/// Runs the jobs in order, in batches: the batch's saves in one pipeline, then the records of
+/// the games that ended, then the messages of the jobs whose save went through. A job whose
+/// save failed for want of Redis goes back to the node, which tries it again.
 async fn io_task(
-    mut con: MultiplexedConnection,
+    link: Link,
     keys: Arc<Keys>,
     me: String,
     lease_ms: u64,
@@ -317,8 +549,9 @@ async fn io_task(
                 saved.push(i);
             }
         }
+        let mut unsaved = Vec::new();
         if !saved.is_empty() {
-            match pipe.query_async::<Vec<i64>>(&mut con).await {
+            match link.pipe::<Vec<i64>>(&pipe).await {
                 Ok(rs) => {
                     for (&i, r) in saved.iter().zip(rs) {
                         if r != 1 {
@@ -333,16 +566,40 @@ async fn io_task(
                     }
                 }
                 Err(e) => {
-                    tracing::error!(error = %e, "rooms not saved: their changes are not told");
-                    for i in saved {
+                    tracing::error!(error = %e, "rooms not saved: saved and told at the next sweep");
+                    for &i in &saved {
                         ok[i] = false;
+                        unsaved.push(i);
                     }
                 }
             }
         }
         let mut pipe = redis::pipe();
+        let mut any = false;
+        for (j, ok) in batch.iter().zip(&ok) {
+            if *ok {
+                for r in &j.finished {
+                    finished_cmds(&mut pipe, &keys, r);
+                    any = true;
+                }
+            }
+        }
+        if any {
+            if let Err(e) = link.pipe::<()>(&pipe).await {
+                // The owner's own database has them: its node answers for them.
+                tracing::error!(error = %e, "finished games not kept in Redis");
+            }
+        }
+        let mut pipe = redis::pipe();
         let mut forwards = Vec::new();
+        let mut batch: Vec<Option<Job>> = batch.into_iter().map(Some).collect();
+        for i in unsaved {
+            if let Some(j) = batch[i].take() {
+                let _ = back.send(Input::Unsaved(j));
+            }
+        }
         for (j, ok) in batch.into_iter().zip(ok) {
+            let Some(j) = j else { continue };
             if !ok {
                 continue;
             }
@@ -363,7 +620,7 @@ async fn io_task(
             }
         }
         if !forwards.is_empty() {
-            match pipe.query_async::<Vec<i64>>(&mut con).await {
+            match link.pipe::<Vec<i64>>(&pipe).await {
                 Ok(ns) => {
                     for (n, f) in ns.into_iter().zip(forwards) {
                         if let (0, Some(f)) = (n, f) {
@@ -371,7 +628,14 @@ async fn io_task(
                         }
                     }
                 }
-                Err(e) => tracing::error!(error = %e, "cluster messages not published"),
+                Err(e) => {
+                    tracing::error!(error = %e, "cluster messages not published");
+                    // The commands wait for the next sweep; the states are sent again when
+                    // their rooms next change (or the players sync).
+                    for f in forwards.into_iter().flatten() {
+                        let _ = back.send(Input::Undelivered(f));
+                    }
+                }
             }
         }
     }
@@ -406,6 +670,8 @@ impl Node {
         renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut sweep = tokio::time::interval(quarter);
         sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut refresh = tokio::time::interval(REFRESH);
+        refresh.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let deadline = [self.timers.first(), None]
                 .into_iter()
@@ -435,6 +701,7 @@ impl Node {
                     }
                 }
                 _ = sweep.tick() => self.sweep().await,
+                _ = refresh.tick() => self.refresh().await,
             }
         }
     }
@@ -475,9 +742,38 @@ impl Node {
                     }
                 }
             }
+            Input::Wire(Wire::Moved { room, players }) => {
+                self.owners.remove(&room);
+                let now = wall_now();
+                for p in players {
+                    let p = PlayerId(p);
+                    if !self.players.contains_key(&p) {
+                        continue;
+                    }
+                    if let Err(e) = self
+                        .forward(now, p, &room, "reconnect", None, Op::Reconnect)
+                        .await
+                    {
+                        tracing::warn!(error = %e.message, room = %room, "not resynced");
+                    }
+                }
+            }
             Input::Undelivered(f) => {
                 self.owners.remove(&f.room);
                 self.pending.push(f);
+            }
+            Input::Unsaved(job) => match &job.save {
+                Some(Save::Put { room, .. }) => {
+                    self.unsaved.insert(room.clone());
+                }
+                Some(Save::Delete { .. }) => self.undeleted.push(job),
+                None => {}
+            },
+            Input::Listening(up) => {
+                let was = std::mem::replace(&mut self.listening, up);
+                if up && !was {
+                    self.resync().await;
+                }
             }
             Input::Lost(room) => {
                 self.owners.remove(&room);
@@ -493,9 +789,54 @@ impl Node {
     // ---- Redis helpers ----
 
     async fn q<T: redis::FromRedisValue>(&mut self, c: &redis::Cmd) -> Res<T> {
-        c.query_async(&mut self.con)
-            .await
-            .map_err(|e| store_err(&e))
+        self.link.query(c).await.map_err(|e| store_err(&e))
+    }
+
+    async fn qp<T: redis::FromRedisValue>(&mut self, p: &redis::Pipeline) -> Res<T> {
+        self.link.pipe(p).await.map_err(|e| store_err(&e))
+    }
+
+    /// After the subscription came back: the states and matches published to this node
+    /// meanwhile were lost, so each of its players in a room asks the room's owner again.
+    async fn resync(&mut self) {
+        let now = wall_now();
+        let ps: Vec<PlayerId> = self.players.keys().copied().collect();
+        for p in ps {
+            let room = match self.get(self.keys.proom(p.0)).await {
+                Ok(Some(r)) => r,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e.message, "not resynced");
+                    continue;
+                }
+            };
+            // A wait or an invite that ended in a match while this node was not listening.
+            self.set_act(p, Act::Idle);
+            if let Err(e) = self
+                .forward(now, p, &room, "reconnect", None, Op::Reconnect)
+                .await
+            {
+                tracing::warn!(error = %e.message, room = %room, "not resynced");
+            }
+        }
+    }
+
+    /// Refreshes the expiry of the keys of this node's players (their tokens and where they are).
+    async fn refresh(&mut self) {
+        let mut pipe = redis::pipe();
+        for (p, l) in &self.players {
+            pipe.cmd("PEXPIRE")
+                .arg(self.keys.token(&l.token))
+                .arg(TOKEN_TTL_MS)
+                .ignore()
+                .cmd("PEXPIRE")
+                .arg(self.keys.at(p.0))
+                .arg(LIVE_TTL_MS)
+                .ignore();
+        }
+        if let Err(e) = self.qp::<()>(&pipe).await {
+            tracing::warn!(error = %e.message, "players' keys not refreshed");
+        }
     }
 
     async fn get(&mut self, key: String) -> Res<Option<String>> {
@@ -534,7 +875,7 @@ impl Node {
         self.conns.get(&conn).and_then(|c| c.1)
     }
 
-    fn bind(&mut self, conn: u64, out: &Out, p: PlayerId) {
+    fn bind(&mut self, conn: u64, out: &Out, p: PlayerId, token: String) {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.1 = Some(p);
         }
@@ -544,6 +885,7 @@ impl Node {
                 conn,
                 out: out.clone(),
                 act: Act::Idle,
+                token,
             },
         );
     }
@@ -563,14 +905,16 @@ impl Node {
         pipe.cmd("SET")
             .arg(self.keys.token(&token))
             .arg(n)
+            .arg("PX")
+            .arg(TOKEN_TTL_MS)
             .ignore()
             .cmd("SET")
             .arg(self.keys.at(n))
             .arg(&self.me)
+            .arg("PX")
+            .arg(LIVE_TTL_MS)
             .ignore();
-        pipe.query_async::<()>(&mut self.con)
-            .await
-            .map_err(|e| store_err(&e))?;
+        self.qp::<()>(&pipe).await?;
         // The node's own database knows the token too (`games` and `record` on this node).
         // The writer commits whether or not its answer is awaited.
         drop(self.hub.db.submit(vec![Write::Guest {
@@ -579,7 +923,7 @@ impl Node {
             at: wall_now().0,
         }]));
         let p = PlayerId(n);
-        self.bind(conn, out, p);
+        self.bind(conn, out, p, token.clone());
         let _ = out.try_send(text_of(
             &json!({"type": "guest", "player": n, "token": token}),
             rid,
@@ -769,12 +1113,18 @@ impl Node {
                             .await;
                     }
                 }
-                let before: Option<String> = self
-                    .q(redis::cmd("SET")
-                        .arg(self.keys.at(n))
-                        .arg(&self.me)
-                        .arg("GET"))
-                    .await?;
+                let mut pipe = redis::pipe();
+                pipe.cmd("SET")
+                    .arg(self.keys.at(n))
+                    .arg(&self.me)
+                    .arg("PX")
+                    .arg(LIVE_TTL_MS)
+                    .arg("GET")
+                    .cmd("PEXPIRE")
+                    .arg(self.keys.token(&token))
+                    .arg(TOKEN_TTL_MS)
+                    .ignore();
+                let (before,): (Option<String>,) = self.qp(&pipe).await?;
                 if let Some(node) = before.filter(|n| *n != self.me) {
                     let payload = serde_json::to_string(&Wire::Drop { player: n })
                         .expect("a message serialises");
@@ -785,9 +1135,10 @@ impl Node {
                             payload,
                             forward: None,
                         }],
+                        ..Job::default()
                     });
                 }
-                self.bind(conn, out, p);
+                self.bind(conn, out, p, token.clone());
                 let _ = out.try_send(text_of(
                     &json!({"type": "guest", "player": n, "token": token}),
                     rid,
@@ -961,16 +1312,23 @@ impl Node {
             .arg("kind")
             .arg(kind)
             .ignore()
+            .cmd("PEXPIRE")
+            .arg(self.keys.room(&id))
+            .arg(LIVE_TTL_MS)
+            .ignore()
             .cmd("SADD")
             .arg(self.keys.k("rooms"))
             .arg(&id)
             .ignore();
         for p in seats {
-            pipe.cmd("SET").arg(self.keys.proom(p.0)).arg(&id).ignore();
+            pipe.cmd("SET")
+                .arg(self.keys.proom(p.0))
+                .arg(&id)
+                .arg("PX")
+                .arg(LIVE_TTL_MS)
+                .ignore();
         }
-        pipe.query_async::<()>(&mut self.con)
-            .await
-            .map_err(|e| store_err(&e))?;
+        self.qp::<()>(&pipe).await?;
         self.locs.insert(first.0, first.1);
         self.locs.insert(second, self.me.clone());
         self.set_act(first.0, Act::Idle);
@@ -1073,6 +1431,7 @@ impl Node {
                     payload,
                     forward: Some(f),
                 }],
+                ..Job::default()
             });
         }
         Ok(())
@@ -1104,7 +1463,7 @@ impl Node {
                 .arg(self.keys.k("rooms"))
                 .arg(id)
                 .ignore();
-            let _ = pipe.query_async::<()>(&mut self.con).await;
+            let _ = self.qp::<()>(&pipe).await;
             return Ok(None);
         };
         let mut room = match crate::records::decode_room(state) {
@@ -1151,7 +1510,29 @@ impl Node {
             },
         );
         self.owners.insert(id.to_owned(), self.me.clone());
+        // The members' nodes are told: those that lost touch meanwhile (the room took their
+        // players for gone) have their players sync with the new owner.
+        let mut by_node: HashMap<String, Vec<u64>> = HashMap::new();
+        for (p, n) in &self.locs {
+            if *n != self.me && self.rooms[id].room.member(*p).is_some() {
+                by_node.entry(n.clone()).or_default().push(p.0);
+            }
+        }
+        let mut job = Job::default();
+        for (node, players) in by_node {
+            let payload = serde_json::to_string(&Wire::Moved {
+                room: id.to_owned(),
+                players,
+            })
+            .expect("a message serialises");
+            job.sends.push(Out2::Publish {
+                node,
+                payload,
+                forward: None,
+            });
+        }
         self.finish_room(id, now, None, Vec::new());
+        let _ = self.io.send(job);
         Ok(Some(self.me.clone()))
     }
 
@@ -1182,6 +1563,7 @@ impl Node {
                     payload,
                     forward: None,
                 }],
+                ..Job::default()
             });
             return;
         };
@@ -1192,6 +1574,13 @@ impl Node {
             self.locs.insert(p, f.node.clone());
         }
         let room = &mut o.room;
+        // A command from the player's node says the player is there: a player the room took
+        // for gone (its node was out of reach when the room was taken over) is back.
+        if matches!(f.op, Op::Move { .. } | Op::Resign | Op::Leave)
+            && room.member(p).is_some_and(|m| !m.connected())
+        {
+            let _ = room.handle(now, p, RoomCommand::Reconnect);
+        }
         let result = match &f.op {
             Op::Move { version, square } => match room.seat_of(p) {
                 Some(seat) => room.handle(
@@ -1268,12 +1657,13 @@ impl Node {
         };
         let mut closed = false;
         let mut writes = Vec::new();
+        let mut ended = Vec::new();
         while let Some(ev) = o.room.poll_event() {
             match ev.kind {
                 EventKind::GameEnded { result } => {
-                    writes.push(Write::Finish(Box::new(record(
-                        id, &o.kind, &o.room, &result,
-                    ))));
+                    let r = record(id, &o.kind, &o.room, &result);
+                    ended.push(r.clone());
+                    writes.push(Write::Finish(Box::new(r)));
                     log_end(id, &result);
                 }
                 EventKind::Closed { .. } => closed = true,
@@ -1338,6 +1728,7 @@ impl Node {
         }
         let mut job = Job {
             save: Some(save),
+            finished: ended,
             sends: Vec::new(),
         };
         for (p, t) in extra.into_iter().chain(texts) {
@@ -1411,6 +1802,15 @@ impl Node {
     /// expired.
     async fn sweep(&mut self) {
         let now = wall_now().0;
+        // Saves that failed for want of Redis: the room's state now, told to its players.
+        for id in std::mem::take(&mut self.unsaved) {
+            if self.rooms.contains_key(&id) {
+                self.finish_room(&id, Millis(now), None, Vec::new());
+            }
+        }
+        for job in std::mem::take(&mut self.undeleted) {
+            let _ = self.io.send(job);
+        }
         let give_up = self.lease_ms.saturating_mul(3).saturating_add(10_000);
         for f in std::mem::take(&mut self.pending) {
             if now.saturating_sub(f.since) > give_up {

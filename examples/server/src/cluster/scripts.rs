@@ -18,11 +18,13 @@ return false
 ";
 
 /// Saves a room while the lease is this node's. KEYS[1] the lease, KEYS[2] the record;
-/// ARGV[1] this node, ARGV[2] the state, ARGV[3] the kind, ARGV[4] the lease in ms.
+/// ARGV[1] this node, ARGV[2] the state, ARGV[3] the kind, ARGV[4] the lease in ms, ARGV[5]
+/// the record's time to live in ms (a room nobody saves any more is forgotten after it).
 /// Returns 1 when saved (and the lease renewed), 0 when the lease is not this node's.
 pub const SAVE: &str = r"
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], 'state', ARGV[2], 'kind', ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 ";
