@@ -880,3 +880,78 @@ async fn a_game_goes_on_when_the_redis_connections_drop_and_redis_restarts() {
         assert!(n.running(), "a node exited");
     }
 }
+
+/// The next `error` code (other messages are skipped).
+async fn refused(c: &mut Client) -> String {
+    loop {
+        if let ServerMsg::Error { code, .. } = c.recv().await {
+            return code;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_is_offered_and_accepted_across_nodes() {
+    let nodes = Node::three("rematch");
+    let (mut x, mut y, room, _) = match_two(nodes[0].addr, nodes[1].addr).await;
+    play_moves(&mut x, &mut y, 2).await;
+    x.0.send(&ClientMsg::Resign {
+        rid: None,
+        game: room.clone(),
+    })
+    .await;
+    ended(&mut x.0).await;
+    ended(&mut y.0).await;
+    // A player of another game cannot offer it.
+    let mut z = Client::connect(nodes[2].addr).await;
+    z.send(&ClientMsg::Rematch {
+        rid: None,
+        room: room.clone(),
+    })
+    .await;
+    assert_eq!(refused(&mut z).await, "no_rematch");
+    // The offer goes from node 0 to the opponent on node 1.
+    let rematch = ClientMsg::Rematch {
+        rid: None,
+        room: room.clone(),
+    };
+    x.0.send(&rematch).await;
+    let waiting =
+        x.0.until("rematch_waiting", |m| match m {
+            ServerMsg::RematchWaiting { room, .. } => Some(room),
+            _ => None,
+        })
+        .await;
+    assert_eq!(waiting, room);
+    let offered =
+        y.0.until("rematch_offered", |m| match m {
+            ServerMsg::RematchOffered { room } => Some(room),
+            _ => None,
+        })
+        .await;
+    assert_eq!(offered, room);
+    x.0.send(&rematch).await;
+    assert_eq!(refused(&mut x.0).await, "rematch_offered");
+    // Accepted on node 1: a new game for both, on either side of the board.
+    y.0.send(&rematch).await;
+    let (again, xc) = x.0.matched().await;
+    let (again_y, yc) = y.0.matched().await;
+    assert_eq!(again, again_y);
+    assert_ne!(again, room, "a new room");
+    assert_ne!(xc, yc);
+    let mut x = (x.0, xc);
+    let mut y = (y.0, yc);
+    let s = play_moves(&mut x, &mut y, 1).await;
+    assert_eq!(s.game, again);
+    // The rematch is spent.
+    z.send(&rematch).await;
+    assert_eq!(refused(&mut z).await, "no_rematch");
+    x.0.send(&ClientMsg::Resign {
+        rid: None,
+        game: again.clone(),
+    })
+    .await;
+    ended(&mut x.0).await;
+    x.0.send(&rematch).await;
+    assert_eq!(refused(&mut x.0).await, "no_rematch");
+}

@@ -45,6 +45,15 @@ pub enum Wire {
     Drop { player: u64 },
     /// The room was taken over by the sending node: the receiving node's players in it sync.
     Moved { room: String, players: Vec<u64> },
+    /// `accepter` (on `node`) accepted the rematch `offerer` (on the receiving node) offered
+    /// after game `room`: the receiving node makes the new game.
+    Rematch {
+        room: String,
+        offerer: u64,
+        accepter: u64,
+        node: String,
+        rid: Option<Value>,
+    },
 }
 
 /// A player's command for a room, from the player's node to the room's owner.
@@ -111,6 +120,10 @@ impl Keys {
     /// A player's finished games (`room:game_no`, newest first).
     fn played(&self, p: u64) -> String {
         format!("{}:played:{p}", self.0)
+    }
+    /// The rematch offer after a finished game.
+    fn rematch(&self, room: &str) -> String {
+        format!("{}:rematch:{room}", self.0)
     }
 }
 
@@ -758,6 +771,33 @@ impl Node {
                     }
                 }
             }
+            Input::Wire(Wire::Rematch {
+                room,
+                offerer,
+                accepter,
+                node,
+                rid,
+            }) => {
+                let (o, a) = (PlayerId(offerer), PlayerId(accepter));
+                if let Err(r) = self.rematch_game(o, (a, node.clone()), rid.as_ref()).await {
+                    let text = text_of(&r.to_json(Some("rematch"), rid.as_ref()), None);
+                    let payload = serde_json::to_string(&Wire::Deliver {
+                        player: accepter,
+                        text: text.as_str().to_owned(),
+                        matched: false,
+                    })
+                    .expect("a message serialises");
+                    tracing::debug!(room = %room, code = %r.code, "rematch not made");
+                    let _ = self.io.send(Job {
+                        sends: vec![Out2::Publish {
+                            node,
+                            payload,
+                            forward: None,
+                        }],
+                        ..Job::default()
+                    });
+                }
+            }
             Input::Undelivered(f) => {
                 self.owners.remove(&f.room);
                 self.pending.push(f);
@@ -980,8 +1020,14 @@ impl Node {
                 let other: Option<String> = self.q(&c).await?;
                 match other.as_deref().and_then(parse_entry) {
                     Some((o, node)) => {
-                        self.create_room(now, "random", (PlayerId(o), node), p, rid)
-                            .await?;
+                        self.create_room(
+                            now,
+                            "random",
+                            (PlayerId(o), node),
+                            p,
+                            rid.map(|r| (p, r)),
+                        )
+                        .await?;
                     }
                     None => {
                         self.set_act(p, Act::Waiting { entry, until });
@@ -1081,8 +1127,14 @@ impl Node {
                 if !self.take_invite(code.as_str(), &value).await? {
                     return Err(room_refusal(&RoomError::InviteFull { code }));
                 }
-                self.create_room(now, "invite", (PlayerId(creator), node), p, rid)
-                    .await?;
+                self.create_room(
+                    now,
+                    "invite",
+                    (PlayerId(creator), node),
+                    p,
+                    rid.map(|r| (p, r)),
+                )
+                .await?;
             }
             ClientMsg::Reconnect { token, .. } => {
                 if self.player_of(conn).is_some() {
@@ -1192,11 +1244,9 @@ impl Node {
                     self.forward(now, p, &room, kind, None, Op::Leave).await?;
                 }
             }
-            ClientMsg::Rematch { .. } => {
-                return Err(Refusal::new(
-                    "no_rematch",
-                    "a cluster node does not offer rematches: queue or invite again",
-                ))
+            ClientMsg::Rematch { room, .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                self.rematch(p, out, &room, rid).await?;
             }
             ClientMsg::Undo { .. } => {
                 return Err(Refusal::new(
@@ -1213,6 +1263,115 @@ impl Node {
             }
         }
         Ok(())
+    }
+
+    /// A rematch offer (or its acceptance) by `p` after the online game `room`, as on a single
+    /// node: the first offer goes to the opponent (`rematch_offered`) wherever it is connected;
+    /// when the opponent offers too, the first one's node makes the new game (an invite game).
+    /// The offer is kept in Redis for an invite's lifetime, a spent one as long as the game's
+    /// record.
+    async fn rematch(
+        &mut self,
+        p: PlayerId,
+        out: &Out,
+        room: &str,
+        rid: Option<&Value>,
+    ) -> Res<()> {
+        let no = |m: String| Refusal::new("no_rematch", m);
+        if parse_online_id(room).is_none() {
+            return Err(no(format!(
+                "{room:?} is not an online game (a rematch is for online games)"
+            )));
+        }
+        let text: Option<String> = self.get(self.keys.game(room, 1)).await?;
+        let rec = text
+            .and_then(|t| serde_json::from_str::<GameRecord>(&t).ok())
+            .ok_or_else(|| no(format!("no finished online game {room} to play again")))?;
+        let guest = |n: &str| n.strip_prefix("guest:").and_then(|n| n.parse::<u64>().ok());
+        let other = match (guest(&rec.black), guest(&rec.white)) {
+            (Some(b), Some(w)) if b == p.0 => PlayerId(w),
+            (Some(b), Some(w)) if w == p.0 => PlayerId(b),
+            _ => return Err(no(format!("you did not play in {room}"))),
+        };
+        self.check_idle(p).await?;
+        let mut c = redis::cmd("EVAL");
+        c.arg(scripts::REMATCH)
+            .arg(1)
+            .arg(self.keys.rematch(room))
+            .arg(p.0)
+            .arg(self.invite_ttl.max(1))
+            .arg(RECORD_TTL_MS);
+        let step: String = self.q(&c).await?;
+        let other_node = self.get(self.keys.at(other.0)).await?;
+        match step.as_str() {
+            "offered" => {
+                let v = json!({"type": "rematch_offered", "room": room});
+                if let Some(n) = other_node {
+                    self.locs.insert(other, n);
+                    if let Some(s) = self.to_player(other, text_of(&v, None), false) {
+                        let _ = self.io.send(Job {
+                            sends: vec![s],
+                            ..Job::default()
+                        });
+                    }
+                }
+                let _ = out.try_send(text_of(
+                    &json!({"type": "rematch_waiting", "room": room}),
+                    rid,
+                ));
+                Ok(())
+            }
+            "again" => Err(Refusal::new(
+                "rematch_offered",
+                "you offered a rematch already: it is up to your opponent",
+            )),
+            "accepted" => {
+                let node =
+                    other_node.ok_or_else(|| no("your opponent is not connected".to_owned()))?;
+                if node == self.me {
+                    return self.rematch_game(other, (p, self.me.clone()), rid).await;
+                }
+                let payload = serde_json::to_string(&Wire::Rematch {
+                    room: room.to_owned(),
+                    offerer: other.0,
+                    accepter: p.0,
+                    node: self.me.clone(),
+                    rid: rid.cloned(),
+                })
+                .expect("a message serialises");
+                let _ = self.io.send(Job {
+                    sends: vec![Out2::Publish {
+                        node,
+                        payload,
+                        forward: None,
+                    }],
+                    ..Job::default()
+                });
+                Ok(())
+            }
+            _ => Err(no(format!("the rematch of {room} was played already"))),
+        }
+    }
+
+    /// Makes the rematch game on the offerer's node: the offerer must be here and free.
+    async fn rematch_game(
+        &mut self,
+        offerer: PlayerId,
+        accepter: (PlayerId, String),
+        rid: Option<&Value>,
+    ) -> Res<()> {
+        let busy = || Refusal::new("no_rematch", "your opponent is busy with another game");
+        match self.players.get(&offerer).map(|l| &l.act) {
+            None => return Err(Refusal::new("no_rematch", "your opponent is not connected")),
+            Some(Act::Idle) => {}
+            Some(_) => return Err(busy()),
+        }
+        if self.get(self.keys.proom(offerer.0)).await?.is_some() {
+            return Err(busy());
+        }
+        let a = accepter.0;
+        self.create_room(wall_now(), "invite", accepter, offerer, rid.map(|r| (a, r)))
+            .await
     }
 
     /// The refusal for a room that has no record: over when its number was given out.
@@ -1284,7 +1443,7 @@ impl Node {
         kind: &str,
         first: (PlayerId, String),
         second: PlayerId,
-        rid: Option<&Value>,
+        rid: Option<(PlayerId, &Value)>,
     ) -> Res<()> {
         let n: u64 = self
             .q(redis::cmd("INCR").arg(self.keys.k("next_room")))
@@ -1337,7 +1496,7 @@ impl Node {
         let mut job = Job::default();
         for (seat, p) in seats.iter().enumerate() {
             let v = json!({"type": "matched", "room": id, "seat": seat, "color": color_name(seat_color(seat))});
-            let r = if *p == second { rid } else { None };
+            let r = rid.filter(|(rp, _)| rp == p).map(|(_, r)| r);
             if let Some(s) = self.to_player(*p, text_of(&v, r), true) {
                 job.sends.push(s);
             }
