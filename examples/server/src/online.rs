@@ -137,6 +137,13 @@ pub enum OnlineCmd {
     Client { conn: u64, out: Out, msg: ClientMsg },
     /// A connection closed.
     Gone { conn: u64 },
+    /// On a cluster node: the connection is the cluster's guest `player` (its hosted-room
+    /// commands come next); a member of a hosted room here who was disconnected is back.
+    Bound {
+        conn: u64,
+        out: Out,
+        player: PlayerId,
+    },
     /// A bot's answer for a hosted room, computed at `version`.
     Bot {
         room: String,
@@ -356,6 +363,43 @@ impl Online {
                 msg,
             })
             .await;
+    }
+
+    /// On a cluster node: a hosted-room command of the cluster's guest `player`, served by
+    /// this node's task (`bind`: the first of this connection, or after a reconnection).
+    pub(crate) async fn hosted(
+        &self,
+        conn: u64,
+        out: &Out,
+        player: PlayerId,
+        msg: Option<ClientMsg>,
+        bind: bool,
+    ) {
+        if bind {
+            let _ = self
+                .tx
+                .send(OnlineCmd::Bound {
+                    conn,
+                    out: out.clone(),
+                    player,
+                })
+                .await;
+        }
+        if let Some(msg) = msg {
+            let _ = self
+                .tx
+                .send(OnlineCmd::Client {
+                    conn,
+                    out: out.clone(),
+                    msg,
+                })
+                .await;
+        }
+    }
+
+    /// On a cluster node: a connection bound with [`Online::hosted`] closed.
+    pub(crate) async fn hosted_gone(&self, conn: u64) {
+        let _ = self.tx.send(OnlineCmd::Gone { conn }).await;
     }
 
     /// A connection closed.
@@ -698,6 +742,27 @@ impl Actor {
                             }
                             tracing::info!(conn, player = p.0, "accepted disconnect");
                         }
+                    }
+                }
+            }
+            OnlineCmd::Bound { conn, out, player } => {
+                self.conns.entry(conn).or_insert_with(|| ConnInfo {
+                    out: out.clone(),
+                    player: None,
+                });
+                if let Some(old) = self.player_conn.get(&player).copied() {
+                    if old != conn {
+                        if let Some(c) = self.conns.get_mut(&old) {
+                            c.player = None;
+                        }
+                    }
+                }
+                self.bind(conn, player);
+                for (id, room) in &mut self.hosted {
+                    if room.member(player).is_some_and(|m| !m.connected())
+                        && room.handle(now, player, RoomCommand::Reconnect).is_ok()
+                    {
+                        step.dirty_hosted.push(id.clone());
                     }
                 }
             }

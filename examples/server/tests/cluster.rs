@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use reversi::core::Color;
-use reversi_server::protocol::{ClientMsg, ServerMsg, State};
+use reversi_server::protocol::{ClientMsg, SeatView, ServerMsg, State};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
@@ -954,4 +954,88 @@ async fn a_rematch_is_offered_and_accepted_across_nodes() {
     ended(&mut x.0).await;
     x.0.send(&rematch).await;
     assert_eq!(refused(&mut x.0).await, "no_rematch");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hosted_room_is_played_on_the_node_that_made_it() {
+    let nodes = Node::three("hosted");
+    let mut host = Client::connect(nodes[0].addr).await;
+    host.send(&ClientMsg::RoomCreate {
+        rid: None,
+        action_secs: None,
+    })
+    .await;
+    let (player, token) = host.guest().await;
+    let room = host
+        .until("room_created", |m| match m {
+            ServerMsg::RoomCreated { room, .. } => Some(room),
+            _ => None,
+        })
+        .await;
+    let mut guest = Client::connect(nodes[0].addr).await;
+    guest
+        .send(&ClientMsg::RoomJoin {
+            rid: None,
+            room: room.clone(),
+        })
+        .await;
+    guest.guest().await;
+    // The host holds black, the guest white; the seated host starts.
+    for (c, seat) in [(&mut host, 0), (&mut guest, 1)] {
+        c.send(&ClientMsg::Sit {
+            rid: None,
+            room: room.clone(),
+            seat,
+        })
+        .await;
+    }
+    host.send(&ClientMsg::Start {
+        rid: None,
+        room: room.clone(),
+    })
+    .await;
+    let mut h = (host, Color::Black);
+    let mut g = (guest, Color::White);
+    let started = |m: ServerMsg| match m {
+        ServerMsg::State(s) if s.to_move.is_some() && s.history.is_empty() => Some(*s),
+        _ => None,
+    };
+    let s0 = h.0.until("the game's start", started).await;
+    g.0.until("the game's start", started).await;
+    let s1 = play_next(&mut h, &mut g, &s0).await;
+    let s = play_next(&mut h, &mut g, &s1).await;
+    assert_eq!(s.game, room);
+    // The host's state names the cluster's guest: one identity for matching and rooms.
+    assert!(
+        matches!(s.seats.first(), Some(SeatView::Person { player: p, .. }) if *p == player),
+        "the host sits as the cluster's guest {player}: {:?}",
+        s.seats
+    );
+    // The host's connection drops and comes back on the same node with the token.
+    drop(h.0);
+    let mut back = Client::connect(nodes[0].addr).await;
+    back.send(&ClientMsg::Reconnect {
+        rid: None,
+        token: token.clone(),
+    })
+    .await;
+    back.guest().await;
+    back.send(&ClientMsg::Sync {
+        rid: None,
+        game: room.clone(),
+    })
+    .await;
+    let synced = back.state_with(2).await;
+    assert_eq!(synced.history, s.history);
+    let mut h = (back, Color::Black);
+    let s3 = play_next(&mut h, &mut g, &synced).await;
+    assert_eq!(s3.history.len(), 3);
+    // Another node does not serve it.
+    let mut z = Client::connect(nodes[1].addr).await;
+    z.send(&ClientMsg::RoomJoin {
+        rid: None,
+        room: room.clone(),
+    })
+    .await;
+    assert_eq!(refused(&mut z).await, "no_such_game");
 }

@@ -227,6 +227,8 @@ struct Node {
     undeleted: Vec<Job>,
     /// Whether the node's subscription is up.
     listening: bool,
+    /// The connections bound to this node's own task for hosted rooms.
+    hosted_conns: BTreeSet<u64>,
 }
 
 type Res<T> = Result<T, Refusal>;
@@ -280,6 +282,7 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         unsaved: BTreeSet::new(),
         undeleted: Vec::new(),
         listening: true,
+        hosted_conns: BTreeSet::new(),
     };
     node.heartbeat().await.map_err(|e| e.message)?;
     tracing::info!(node = %me, lease_ms, prefix = %cfg.prefix, "joined the cluster");
@@ -1195,10 +1198,23 @@ impl Node {
                     &json!({"type": "guest", "player": n, "token": token}),
                     rid,
                 ));
+                // A member of a hosted room of this node is back in it.
+                self.hosted_conns.insert(conn);
+                self.hub.online.hosted(conn, out, p, None, true).await;
                 if let Some(room) = self.get(self.keys.proom(n)).await? {
                     self.forward(now, p, &room, kind, rid, Op::Reconnect)
                         .await?;
                 }
+            }
+            ClientMsg::Move { ref game, .. }
+            | ClientMsg::Resign { ref game, .. }
+            | ClientMsg::Sync { ref game, .. }
+                if is_hosted(game) =>
+            {
+                self.hosted(conn, out, rid, msg).await?;
+            }
+            ClientMsg::Leave { ref room, .. } if is_hosted(room) => {
+                self.hosted(conn, out, rid, msg).await?;
             }
             ClientMsg::Move {
                 game,
@@ -1255,13 +1271,25 @@ impl Node {
                 ))
             }
             ClientMsg::Ping { .. } | ClientMsg::Record { .. } | ClientMsg::Games { .. } => {}
-            _ => {
-                return Err(Refusal::new(
-                    "not_on_cluster",
-                    "hosted rooms are served by single nodes only (a node started without --redis)",
-                ))
-            }
+            // The hosted-room commands.
+            _ => self.hosted(conn, out, rid, msg).await?,
         }
+        Ok(())
+    }
+
+    /// A hosted-room command: served by this node's own task, as on a single node, for the
+    /// cluster's guest of the connection. A hosted room lives on the node that made it, and
+    /// only players connected to that node reach it.
+    async fn hosted(
+        &mut self,
+        conn: u64,
+        out: &Out,
+        rid: Option<&Value>,
+        msg: ClientMsg,
+    ) -> Res<()> {
+        let p = self.guest(conn, out, rid).await?;
+        let bind = self.hosted_conns.insert(conn);
+        self.hub.online.hosted(conn, out, p, Some(msg), bind).await;
         Ok(())
     }
 
@@ -1421,6 +1449,9 @@ impl Node {
     }
 
     async fn gone(&mut self, conn: u64) {
+        if self.hosted_conns.remove(&conn) {
+            self.hub.online.hosted_gone(conn).await;
+        }
         let Some((_, Some(p))) = self.conns.remove(&conn) else {
             return;
         };
@@ -2021,16 +2052,12 @@ impl Node {
     }
 }
 
-/// The online room a command names; hosted rooms are not served by a cluster node.
+/// The online room a command names.
 fn online_room(game: &str) -> Res<RoomId> {
-    parse_online_id(game).ok_or_else(|| {
-        if game.starts_with('H') {
-            Refusal::new(
-                "not_on_cluster",
-                "hosted rooms are served by single nodes only (a node started without --redis)",
-            )
-        } else {
-            crate::hub::no_such_game(game)
-        }
-    })
+    parse_online_id(game).ok_or_else(|| crate::hub::no_such_game(game))
+}
+
+/// Whether a game id names a hosted room (served by the node's own task).
+fn is_hosted(id: &str) -> bool {
+    id.starts_with('H')
 }
