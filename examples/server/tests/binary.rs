@@ -5,20 +5,15 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use reversi::core::{Color, Square};
 use reversi_server::protocol::{
-    self, ClientMsg, Level, ServerMsg, State, StateKind, CLIENT_TYPES, PROTOCOL_VERSION,
+    self, ClientMsg, Level, ServerMsg, StateKind, CLIENT_TYPES, PROTOCOL_VERSION,
 };
 use serde_json::json;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 
-/// How long the test waits for any one message before failing.
-const WAIT: Duration = Duration::from_secs(20);
+mod common;
+use common::Client;
 
 /// A fresh database path under the temporary directory.
 fn temp_db(name: &str) -> PathBuf {
@@ -73,70 +68,6 @@ impl Drop for Running {
     }
 }
 
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr) -> Client {
-        let (ws, _) = connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("connect");
-        Client { ws }
-    }
-
-    async fn send(&mut self, msg: &ClientMsg) {
-        let text = serde_json::to_string(msg).expect("a client message serialises");
-        self.ws.send(Message::text(text)).await.expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMsg {
-        loop {
-            let m = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a message in time")
-                .expect("the connection is open")
-                .expect("a frame");
-            if let Message::Text(t) = m {
-                return serde_json::from_str(t.as_str())
-                    .unwrap_or_else(|e| panic!("{e}: {}", t.as_str()));
-            }
-        }
-    }
-
-    /// Skips messages until `pick` takes one.
-    async fn until<T>(&mut self, what: &str, pick: impl Fn(ServerMsg) -> Option<T>) -> T {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let msg = tokio::time::timeout(left, self.recv())
-                .await
-                .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
-            if let Some(t) = pick(msg) {
-                return t;
-            }
-        }
-    }
-
-    /// The next state with a version above `after`.
-    async fn state_after(&mut self, after: u64) -> State {
-        self.until("a newer state", |m| match m {
-            ServerMsg::State(s) if s.version > after => Some(*s),
-            _ => None,
-        })
-        .await
-    }
-
-    /// The next `matched`: the room and the colour.
-    async fn matched(&mut self) -> (String, Color) {
-        self.until("matched", |m| match m {
-            ServerMsg::Matched { room, color, .. } => Some((room, color)),
-            _ => None,
-        })
-        .await
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_serves_an_online_match_to_typed_clients() {
     let server = Running::start(&temp_db("game"));
@@ -168,11 +99,8 @@ async fn the_binary_serves_an_online_match_to_typed_clients() {
     );
 
     // Local games run in the page: the server refuses them as an unknown type.
-    a.ws.send(Message::text(
-        r#"{"type":"local_new","mode":"two_players","rid":"l"}"#,
-    ))
-    .await
-    .expect("send");
+    a.send_text(r#"{"type":"local_new","mode":"two_players","rid":"l"}"#)
+        .await;
     match a.recv().await {
         ServerMsg::Error { code, rid, .. } => {
             assert_eq!(code, "unknown_type");

@@ -1,10 +1,13 @@
-//! Three `server` nodes on one Redis (`--redis`): matching, invites and reconnection across
-//! nodes, and a game taken over by another node after its owner is killed with SIGKILL.
+//! Three `server` nodes on one Redis (`--redis`): matching, invites, reconnection, rematches and
+//! finished games' records across nodes; a game taken over by another node after its owner is
+//! killed with SIGKILL; Redis keys that expire; nodes that outlive their Redis connections and a
+//! Redis restart; hosted rooms on the node that made them.
 //!
 //! Redis: `REVERSI_TEST_REDIS` (a `redis://` URL, as `.ci/run` exports it) or, when it is
 //! unset, a `redis-server` started here on a free loopback port (the test fails, with a
 //! message saying so, when `redis-server` is not installed). Every test keeps its keys under
-//! its own prefix, so tests can share one Redis.
+//! its own prefix, so tests can share one Redis; the test that kills Redis's connections and
+//! restarts it always starts a `redis-server` of its own.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -13,15 +16,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
 use reversi::core::Color;
 use reversi_server::protocol::{ClientMsg, SeatView, ServerMsg, State};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 
-/// How long a test waits for any one message.
-const WAIT: Duration = Duration::from_secs(20);
+mod common;
+use common::{Client, WAIT};
+
 /// The lease of the rooms in these tests (`--lease-ms`).
 const LEASE_MS: u64 = 1500;
 
@@ -174,92 +174,6 @@ impl Node {
 impl Drop for Node {
     fn drop(&mut self) {
         self.kill();
-    }
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr) -> Client {
-        let (ws, _) = connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("connect");
-        Client { ws }
-    }
-
-    async fn send(&mut self, msg: &ClientMsg) {
-        let text = serde_json::to_string(msg).expect("a client message serialises");
-        self.ws.send(Message::text(text)).await.expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMsg {
-        loop {
-            let m = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a message in time")
-                .expect("the connection is open")
-                .expect("a frame");
-            if let Message::Text(t) = m {
-                return serde_json::from_str(t.as_str())
-                    .unwrap_or_else(|e| panic!("{e}: {}", t.as_str()));
-            }
-        }
-    }
-
-    /// Skips messages until `pick` takes one; an `error` fails the test.
-    async fn until<T>(&mut self, what: &str, pick: impl Fn(ServerMsg) -> Option<T>) -> T {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let msg = tokio::time::timeout(left, self.recv())
-                .await
-                .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
-            if let ServerMsg::Error { code, message, .. } = &msg {
-                panic!("waiting for {what}: refused {code}: {message}");
-            }
-            if let Some(t) = pick(msg) {
-                return t;
-            }
-        }
-    }
-
-    async fn guest(&mut self) -> (u64, String) {
-        self.until("guest", |m| match m {
-            ServerMsg::Guest { player, token, .. } => Some((player, token)),
-            _ => None,
-        })
-        .await
-    }
-
-    async fn matched(&mut self) -> (String, Color) {
-        self.until("matched", |m| match m {
-            ServerMsg::Matched { room, color, .. } => Some((room, color)),
-            _ => None,
-        })
-        .await
-    }
-
-    /// The next state whose history has `moves` moves.
-    async fn state_with(&mut self, moves: usize) -> State {
-        self.until(&format!("a state with {moves} moves"), |m| match m {
-            ServerMsg::State(s) if s.history.len() == moves => Some(*s),
-            _ => None,
-        })
-        .await
-    }
-
-    /// Plays the first legal move of `s` (the client's turn).
-    async fn play_first(&mut self, s: &State) {
-        let square = s.legal.first().expect("a legal move").square;
-        self.send(&ClientMsg::Move {
-            rid: None,
-            game: s.game.clone(),
-            square,
-            version: s.version,
-        })
-        .await;
     }
 }
 
@@ -881,15 +795,6 @@ async fn a_game_goes_on_when_the_redis_connections_drop_and_redis_restarts() {
     }
 }
 
-/// The next `error` code (other messages are skipped).
-async fn refused(c: &mut Client) -> String {
-    loop {
-        if let ServerMsg::Error { code, .. } = c.recv().await {
-            return code;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_is_offered_and_accepted_across_nodes() {
     let nodes = Node::three("rematch");
@@ -909,7 +814,7 @@ async fn a_rematch_is_offered_and_accepted_across_nodes() {
         room: room.clone(),
     })
     .await;
-    assert_eq!(refused(&mut z).await, "no_rematch");
+    assert_eq!(z.refused().await, "no_rematch");
     // The offer goes from node 0 to the opponent on node 1.
     let rematch = ClientMsg::Rematch {
         rid: None,
@@ -931,7 +836,7 @@ async fn a_rematch_is_offered_and_accepted_across_nodes() {
         .await;
     assert_eq!(offered, room);
     x.0.send(&rematch).await;
-    assert_eq!(refused(&mut x.0).await, "rematch_offered");
+    assert_eq!(x.0.refused().await, "rematch_offered");
     // Accepted on node 1: a new game for both, on either side of the board.
     y.0.send(&rematch).await;
     let (again, xc) = x.0.matched().await;
@@ -945,7 +850,7 @@ async fn a_rematch_is_offered_and_accepted_across_nodes() {
     assert_eq!(s.game, again);
     // The rematch is spent.
     z.send(&rematch).await;
-    assert_eq!(refused(&mut z).await, "no_rematch");
+    assert_eq!(z.refused().await, "no_rematch");
     x.0.send(&ClientMsg::Resign {
         rid: None,
         game: again.clone(),
@@ -953,7 +858,7 @@ async fn a_rematch_is_offered_and_accepted_across_nodes() {
     .await;
     ended(&mut x.0).await;
     x.0.send(&rematch).await;
-    assert_eq!(refused(&mut x.0).await, "no_rematch");
+    assert_eq!(x.0.refused().await, "no_rematch");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1037,5 +942,5 @@ async fn a_hosted_room_is_played_on_the_node_that_made_it() {
         room: room.clone(),
     })
     .await;
-    assert_eq!(refused(&mut z).await, "no_such_game");
+    assert_eq!(z.refused().await, "no_such_game");
 }
