@@ -866,6 +866,9 @@ impl Node {
 
     /// Refreshes the expiry of the keys of this node's players (their tokens and where they are).
     async fn refresh(&mut self) {
+        if self.players.is_empty() {
+            return;
+        }
         let mut pipe = redis::pipe();
         for (p, l) in &self.players {
             pipe.cmd("PEXPIRE")
