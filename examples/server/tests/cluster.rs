@@ -893,6 +893,14 @@ async fn a_hosted_room_is_played_on_the_node_that_made_it() {
             seat,
         })
         .await;
+        // Seated before the start (the two connections' commands are not ordered otherwise).
+        c.until("the seat taken", |m| match m {
+            ServerMsg::State(s) => {
+                matches!(s.seats.get(seat), Some(SeatView::Person { .. })).then_some(())
+            }
+            _ => None,
+        })
+        .await;
     }
     host.send(&ClientMsg::Start {
         rid: None,
