@@ -5,7 +5,7 @@
 
 use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
 use crate::eval;
-use crate::pattern::{Weights, UNITS_PER_DISC};
+use crate::pattern::{self, Weights, UNITS_PER_DISC};
 use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable};
@@ -583,6 +583,11 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         return -mid::<G, ORD>(g, sr, o, p, depth - 1, -beta, -alpha);
     }
     if depth == 1 {
+        if ORD {
+            if let Some(w) = sr.weights {
+                return pattern_children(g, sr, w, p, o, moves, beta);
+            }
+        }
         let mut best = -INF;
         let mut mm = moves;
         while mm != 0 {
@@ -645,6 +650,43 @@ fn mid_body<G: SearchGen, const ORD: bool>(
     );
     sr.mid_tt
         .store(key.0, key.1, depth, alpha0, beta, best, best_mv);
+    best
+}
+
+/// The best of the children's trained evaluations (one ply of an ordering search on the
+/// weights `w`), stopping at the first at or above `beta`: the children's evaluations come
+/// from the parent's pattern indices, updated by each move's squares.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn pattern_children<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    w: &Weights,
+    p: u64,
+    o: u64,
+    moves: u64,
+    beta: i32,
+) -> i32 {
+    let view = pattern::view(o, p);
+    let deltas = pattern::square_deltas();
+    let empties = (!(p | o)).count_ones() - 1;
+    let mut best = -INF;
+    let mut mm = moves;
+    while mm != 0 {
+        let sq = mm.trailing_zeros();
+        mm &= mm - 1;
+        let f = flips(g, p, o, sq);
+        sr.nodes += 1;
+        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let mob = legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+        let s = -w.eval_child(&view, deltas, sq, f, empties, mob);
+        if s > best {
+            best = s;
+            if s >= beta {
+                break;
+            }
+        }
+    }
     best
 }
 
@@ -1083,6 +1125,12 @@ fn order_end_body<G: SearchGen>(
     } else {
         ORDER_WEIGHTS
     };
+    // One-ply ordering searches on the weights evaluate the children from this node's
+    // pattern indices.
+    let one_ply = match sr.weights {
+        Some(w) if sort_depth == 1 => Some((w, pattern::view(o, p), pattern::square_deltas())),
+        _ => None,
+    };
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
         if np == 0 {
@@ -1097,7 +1145,17 @@ fn order_end_body<G: SearchGen>(
         if odd >> m.sq & 1 == 1 {
             s += w_parity;
         }
-        if sort_depth > 0 {
+        if let Some((w, view, deltas)) = &one_ply {
+            // As `mid` at depth 0: a node, then the leaf's evaluation.
+            let v = if sr.tick() {
+                0
+            } else {
+                let mob =
+                    legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+                -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
+            };
+            s += v * w_search;
+        } else if sort_depth > 0 {
             let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
             s += v * w_search;
         }
