@@ -17,10 +17,12 @@ pub(crate) const WIN: i32 = 10000;
 
 /// Below this many empties the endgame uses the parity-ordered shallow search.
 const END_MIN: u32 = 6;
-/// Below this many empties the endgame uses no transposition table.
-const END_TT_MIN: u32 = 7;
-/// From this many empties the endgame tries enhanced transposition cutoffs.
-const END_ETC_MIN: u32 = 12;
+/// Below this many empties the endgame uses no transposition table (from 6 instead of 7:
+/// 7 % fewer nodes on FFO #42-#45, the same time).
+const END_TT_MIN: u32 = 6;
+/// From this many empties the endgame tries enhanced transposition cutoffs (from 10 instead
+/// of 12: 2 % fewer nodes).
+const END_ETC_MIN: u32 = 10;
 
 /// Corners and the A/B-squares of the edges: tried first at low empties.
 const GOOD: u64 = 0x8100_0000_0000_0081 | 0x3C00_8181_8181_003C;
@@ -1111,7 +1113,7 @@ fn order_end_body<G: SearchGen>(
     let odd = odd_empties(!(p | o));
     let pattern = sr.weights.is_some();
     let (search_min, search_max) = if pattern {
-        (PATTERN_ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
+        (PATTERN_ORDER_SEARCH_MIN, PATTERN_ORDER_SEARCH_MAX)
     } else {
         (ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
     };
@@ -1164,8 +1166,8 @@ fn order_end_body<G: SearchGen>(
 }
 
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
-/// searches from 14 empties, or from 16 on the trained evaluation), transposition table from
-/// 7, ETC from 12.
+/// searches from 14 empties, or from 15 on the trained evaluation), transposition table from
+/// 6, ETC from 10.
 #[inline(always)]
 fn end<G: SearchGen>(
     g: G,
@@ -1495,11 +1497,14 @@ fn stable_corner_edge(p: u64, o: u64) -> i32 {
 /// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
 /// at `ORDER_SEARCH_MIN` empties and one more per extra empty...
 const ORDER_SEARCH_MIN: u32 = 14;
-/// ... from this many with the trained evaluation (its leaves cost more: at 14 and 15 empties
-/// its searches saved 4 % of the nodes and cost 30 % more time on FFO #45-#48).
-const PATTERN_ORDER_SEARCH_MIN: u32 = 16;
-/// ... up to this many plies.
+/// ... from this many with the trained evaluation...
+const PATTERN_ORDER_SEARCH_MIN: u32 = 15;
+/// ... up to this many plies...
 const ORDER_SEARCH_MAX: u32 = 4;
+/// ... or this many with the trained evaluation (from 15 empties up to 5 plies, with the table
+/// from 6 and ETC from 12: FFO #40-#49 in 696 M nodes; up to 4 plies: 744 M, #49 260 M instead
+/// of 209 M; from 16 up to 5: 710 M; see docs/strength.md).
+const PATTERN_ORDER_SEARCH_MAX: u32 = 5;
 /// Weights of endgame move ordering: the opponent's mobility, own stable edge discs, potential
 /// mobility, parity and the ordering search's score.
 const ORDER_WEIGHTS: [i32; 5] = [1 << 12, 1 << 9, 1 << 5, 1 << 6, 192];
