@@ -625,11 +625,13 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         }
     }
     let mut list = move_list(g, p, o, moves);
+    // The ordering searches order by mobility at every depth: the Hard evaluation costs more
+    // and orders them worse (FFO #40-#49: 13 M more nodes with it).
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
         m.score = if m.sq == tt_mv {
             1 << 30
-        } else if depth >= 4 {
+        } else if depth >= 4 && !ORD {
             -hard(g, np, no) - 8 * weighted_mobility(g, np, no)
         } else {
             -weighted_mobility(g, np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
@@ -1166,7 +1168,7 @@ fn order_end_body<G: SearchGen>(
 }
 
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
-/// searches from 14 empties, or from 15 on the trained evaluation), transposition table from
+/// searches from 14 empties, or from 16 on the trained evaluation), transposition table from
 /// 6, ETC from 10.
 #[inline(always)]
 fn end<G: SearchGen>(
@@ -1497,13 +1499,13 @@ fn stable_corner_edge(p: u64, o: u64) -> i32 {
 /// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
 /// at `ORDER_SEARCH_MIN` empties and one more per extra empty...
 const ORDER_SEARCH_MIN: u32 = 14;
-/// ... from this many with the trained evaluation...
-const PATTERN_ORDER_SEARCH_MIN: u32 = 15;
+/// ... from this many with the trained evaluation (its leaves cost more)...
+const PATTERN_ORDER_SEARCH_MIN: u32 = 16;
 /// ... up to this many plies...
 const ORDER_SEARCH_MAX: u32 = 4;
-/// ... or this many with the trained evaluation (from 15 empties up to 5 plies, with the table
-/// from 6 and ETC from 12: FFO #40-#49 in 696 M nodes; up to 4 plies: 744 M, #49 260 M instead
-/// of 209 M; from 16 up to 5: 710 M; see docs/strength.md).
+/// ... or this many with the trained evaluation (from 16 empties up to 5 plies, with the table
+/// from 6 and ETC from 10: FFO #40-#49 in 684 M nodes; up to 4 plies: #49 260 M nodes instead
+/// of 209 M; from 15 empties: 2 % fewer nodes, 8 % more time; see docs/strength.md).
 const PATTERN_ORDER_SEARCH_MAX: u32 = 5;
 /// Weights of endgame move ordering: the opponent's mobility, own stable edge discs, potential
 /// mobility, parity and the ordering search's score.
