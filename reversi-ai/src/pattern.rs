@@ -308,6 +308,45 @@ pub fn features(p: u64, o: u64) -> [u32; INSTANCES] {
     out
 }
 
+/// Pattern instances padded to a whole number of vector lanes (the padding lanes stay 0).
+pub(crate) const LANES: usize = 48;
+
+/// The feature indices of a position ([`features`]) padded to [`LANES`]: the view of the
+/// position from the side owning `p`.
+pub(crate) type View = [u32; LANES];
+
+/// [`features`] of (`p`, `o`) as a [`View`].
+#[inline(always)]
+pub(crate) fn view(p: u64, o: u64) -> View {
+    let mut out = [0u32; LANES];
+    let mut n = 0;
+    for_each_index(p, o, |i| {
+        out[n] = i as u32;
+        n += 1;
+    });
+    out
+}
+
+/// For each square, how every instance's index grows when the square's digit grows by one:
+/// `3^i` at the instances holding the square as their `i`-th square, 0 elsewhere.
+pub(crate) struct SquareDeltas([View; 64]);
+
+/// The [`SquareDeltas`] of the patterns, computed once.
+pub(crate) fn square_deltas() -> &'static SquareDeltas {
+    static D: std::sync::OnceLock<Box<SquareDeltas>> = std::sync::OnceLock::new();
+    D.get_or_init(|| {
+        let base = view(0, 0);
+        let mut d = Box::new(SquareDeltas([[0; LANES]; 64]));
+        for (sq, row) in d.0.iter_mut().enumerate() {
+            let v = view(1 << sq, 0);
+            for j in 0..LANES {
+                row[j] = v[j] - base[j];
+            }
+        }
+        d
+    })
+}
+
 /// The dense terms of a position: the mobility difference (moves of the mover minus moves of
 /// the opponent) and the constant 1, with their indices in a stage.
 ///
@@ -752,6 +791,44 @@ impl Weights {
         for_each_index(p, o, |i| s += i32::from(w[i]));
         s
     }
+
+    /// The evaluation of a child for its mover, in 1/[`UNITS_PER_DISC`] disc, as
+    /// [`Weights::eval_with_mobility`] gives it, computed from its parent without reading the
+    /// board again. The parent's mover plays `sq`, flipping `flips`; `parent_view` is the
+    /// parent's [`view`] from its opponent's side (`view(o, p)`), which is the child's mover;
+    /// `empties` counts the child's empty squares and `mob` is the child's mobility difference.
+    #[inline(always)]
+    pub(crate) fn eval_child(
+        &self,
+        parent_view: &View,
+        deltas: &SquareDeltas,
+        sq: u32,
+        flips: u64,
+        empties: u32,
+        mob: i32,
+    ) -> i32 {
+        // For the child's mover the played square goes from empty (0) to the opponent's (2),
+        // each flipped disc from its own (1) to the opponent's (2).
+        let mut idx = *parent_view;
+        let d = &deltas.0[sq as usize];
+        for j in 0..LANES {
+            idx[j] += 2 * d[j];
+        }
+        let mut f = flips;
+        while f != 0 {
+            let d = &deltas.0[f.trailing_zeros() as usize];
+            f &= f - 1;
+            for j in 0..LANES {
+                idx[j] += d[j];
+            }
+        }
+        let w = self.stage(stage(empties));
+        let mut s = i32::from(w[MOBILITY]) * mob + i32::from(w[BIAS]);
+        for &i in &idx[..INSTANCES] {
+            s += i32::from(w[i as usize]);
+        }
+        s
+    }
 }
 
 #[cfg(test)]
@@ -822,6 +899,69 @@ mod tests {
                 .collect();
             assert_eq!(features(p, o).to_vec(), slow);
         }
+    }
+
+    /// Weights with every entry drawn at random, so that any wrong index changes the sum.
+    fn random_weights(mut x: u64) -> Weights {
+        let mut w = Weights::zero();
+        for v in &mut w.w {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *v = (x >> 20) as i16;
+        }
+        w
+    }
+
+    #[test]
+    fn child_evaluations_equal_the_evaluation_from_scratch() {
+        let w = random_weights(0x9E37_79B9_7F4A_7C15);
+        let d = square_deltas();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for _game in 0..40 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            loop {
+                let moves = legal(p, o);
+                if moves == 0 {
+                    if legal(o, p) == 0 {
+                        break;
+                    }
+                    std::mem::swap(&mut p, &mut o);
+                    continue;
+                }
+                // Every child of this position, against the evaluation from scratch.
+                let parent_view = view(o, p);
+                let mut mm = moves;
+                while mm != 0 {
+                    let sq = mm.trailing_zeros();
+                    mm &= mm - 1;
+                    let f = crate::bits::flips(p, o, sq);
+                    let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                    let mob = 3 - (sq as i32 % 7);
+                    let empties = (!(np | no)).count_ones();
+                    assert_eq!(
+                        w.eval_child(&parent_view, d, sq, f, empties, mob),
+                        w.eval_with_mobility(np, no, mob),
+                        "{p:#x} {o:#x} move {sq}"
+                    );
+                    assert_eq!(&view(np, no)[..INSTANCES], &features(np, no)[..]);
+                    checked += 1;
+                }
+                // On with a random move.
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mut mm = moves;
+                for _ in 0..(x % u64::from(moves.count_ones())) {
+                    mm &= mm - 1;
+                }
+                let sq = mm.trailing_zeros();
+                let f = crate::bits::flips(p, o, sq);
+                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
+            }
+        }
+        assert!(checked > 10_000, "{checked} children");
     }
 
     #[test]

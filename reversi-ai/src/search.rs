@@ -5,7 +5,7 @@
 
 use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
 use crate::eval;
-use crate::pattern::{Weights, UNITS_PER_DISC};
+use crate::pattern::{self, Weights, UNITS_PER_DISC};
 use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable};
@@ -17,10 +17,12 @@ pub(crate) const WIN: i32 = 10000;
 
 /// Below this many empties the endgame uses the parity-ordered shallow search.
 const END_MIN: u32 = 6;
-/// Below this many empties the endgame uses no transposition table.
-const END_TT_MIN: u32 = 7;
-/// From this many empties the endgame tries enhanced transposition cutoffs.
-const END_ETC_MIN: u32 = 12;
+/// Below this many empties the endgame uses no transposition table (from 6 instead of 7:
+/// 7 % fewer nodes on FFO #42-#45, the same time).
+const END_TT_MIN: u32 = 6;
+/// From this many empties the endgame tries enhanced transposition cutoffs (from 10 instead
+/// of 12: 2 % fewer nodes).
+const END_ETC_MIN: u32 = 10;
 
 /// Corners and the A/B-squares of the edges: tried first at low empties.
 const GOOD: u64 = 0x8100_0000_0000_0081 | 0x3C00_8181_8181_003C;
@@ -583,6 +585,11 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         return -mid::<G, ORD>(g, sr, o, p, depth - 1, -beta, -alpha);
     }
     if depth == 1 {
+        if ORD {
+            if let Some(w) = sr.weights {
+                return pattern_children(g, sr, w, p, o, moves, beta);
+            }
+        }
         let mut best = -INF;
         let mut mm = moves;
         while mm != 0 {
@@ -618,11 +625,13 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         }
     }
     let mut list = move_list(g, p, o, moves);
+    // The ordering searches order by mobility at every depth: the Hard evaluation costs more
+    // and orders them worse (FFO #40-#49: 13 M more nodes with it).
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
         m.score = if m.sq == tt_mv {
             1 << 30
-        } else if depth >= 4 {
+        } else if depth >= 4 && !ORD {
             -hard(g, np, no) - 8 * weighted_mobility(g, np, no)
         } else {
             -weighted_mobility(g, np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
@@ -645,6 +654,43 @@ fn mid_body<G: SearchGen, const ORD: bool>(
     );
     sr.mid_tt
         .store(key.0, key.1, depth, alpha0, beta, best, best_mv);
+    best
+}
+
+/// The best of the children's trained evaluations (one ply of an ordering search on the
+/// weights `w`), stopping at the first at or above `beta`: the children's evaluations come
+/// from the parent's pattern indices, updated by each move's squares.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn pattern_children<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    w: &Weights,
+    p: u64,
+    o: u64,
+    moves: u64,
+    beta: i32,
+) -> i32 {
+    let view = pattern::view(o, p);
+    let deltas = pattern::square_deltas();
+    let empties = (!(p | o)).count_ones() - 1;
+    let mut best = -INF;
+    let mut mm = moves;
+    while mm != 0 {
+        let sq = mm.trailing_zeros();
+        mm &= mm - 1;
+        let f = flips(g, p, o, sq);
+        sr.nodes += 1;
+        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let mob = legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+        let s = -w.eval_child(&view, deltas, sq, f, empties, mob);
+        if s > best {
+            best = s;
+            if s >= beta {
+                break;
+            }
+        }
+    }
     best
 }
 
@@ -1069,7 +1115,7 @@ fn order_end_body<G: SearchGen>(
     let odd = odd_empties(!(p | o));
     let pattern = sr.weights.is_some();
     let (search_min, search_max) = if pattern {
-        (PATTERN_ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
+        (PATTERN_ORDER_SEARCH_MIN, PATTERN_ORDER_SEARCH_MAX)
     } else {
         (ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
     };
@@ -1082,6 +1128,12 @@ fn order_end_body<G: SearchGen>(
         PATTERN_ORDER_WEIGHTS
     } else {
         ORDER_WEIGHTS
+    };
+    // One-ply ordering searches on the weights evaluate the children from this node's
+    // pattern indices.
+    let one_ply = match sr.weights {
+        Some(w) if sort_depth == 1 => Some((w, pattern::view(o, p), pattern::square_deltas())),
+        _ => None,
     };
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
@@ -1097,7 +1149,17 @@ fn order_end_body<G: SearchGen>(
         if odd >> m.sq & 1 == 1 {
             s += w_parity;
         }
-        if sort_depth > 0 {
+        if let Some((w, view, deltas)) = &one_ply {
+            // As `mid` at depth 0: a node, then the leaf's evaluation.
+            let v = if sr.tick() {
+                0
+            } else {
+                let mob =
+                    legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+                -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
+            };
+            s += v * w_search;
+        } else if sort_depth > 0 {
             let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
             s += v * w_search;
         }
@@ -1107,7 +1169,7 @@ fn order_end_body<G: SearchGen>(
 
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
 /// searches from 14 empties, or from 16 on the trained evaluation), transposition table from
-/// 7, ETC from 12.
+/// 6, ETC from 10.
 #[inline(always)]
 fn end<G: SearchGen>(
     g: G,
@@ -1437,11 +1499,14 @@ fn stable_corner_edge(p: u64, o: u64) -> i32 {
 /// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
 /// at `ORDER_SEARCH_MIN` empties and one more per extra empty...
 const ORDER_SEARCH_MIN: u32 = 14;
-/// ... from this many with the trained evaluation (its leaves cost more: at 14 and 15 empties
-/// its searches saved 4 % of the nodes and cost 30 % more time on FFO #45-#48).
+/// ... from this many with the trained evaluation (its leaves cost more)...
 const PATTERN_ORDER_SEARCH_MIN: u32 = 16;
-/// ... up to this many plies.
+/// ... up to this many plies...
 const ORDER_SEARCH_MAX: u32 = 4;
+/// ... or this many with the trained evaluation (from 16 empties up to 5 plies, with the table
+/// from 6 and ETC from 10: FFO #40-#49 in 684 M nodes; up to 4 plies: #49 260 M nodes instead
+/// of 209 M; from 15 empties: 2 % fewer nodes, 8 % more time; see docs/strength.md).
+const PATTERN_ORDER_SEARCH_MAX: u32 = 5;
 /// Weights of endgame move ordering: the opponent's mobility, own stable edge discs, potential
 /// mobility, parity and the ordering search's score.
 const ORDER_WEIGHTS: [i32; 5] = [1 << 12, 1 << 9, 1 << 5, 1 << 6, 192];
