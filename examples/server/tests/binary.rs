@@ -1,7 +1,6 @@
 //! The `server` binary as users start it, driven by a client written with the library's protocol
 //! types; and the protocol types' round trip through the server's parser.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -34,29 +33,12 @@ struct Running {
 
 impl Running {
     fn start(db: &std::path::Path) -> Running {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
-            .args(["--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let mut lines = BufReader::new(child.stdout.take().expect("its stdout")).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("the server logs where it listens")
-                .expect("a line");
-            if let Some(i) = line.find("open http://") {
-                let rest = &line[i + "open http://".len()..];
-                let end = rest.find('/').expect("the address ends with /");
-                break rest[..end].parse().expect("an address");
-            }
-        };
-        // Keep draining the log so that the server never blocks on a full pipe.
-        std::thread::spawn(move || lines.for_each(drop));
+        let (child, addr) = common::spawn_server(
+            Command::new(env!("CARGO_BIN_EXE_server"))
+                .args(["--addr", "127.0.0.1:0", "--db"])
+                .arg(db)
+                .stderr(Stdio::null()),
+        );
         Running { child, addr }
     }
 }

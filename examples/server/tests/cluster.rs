@@ -9,7 +9,6 @@
 //! its own prefix, so tests can share one Redis; the test that kills Redis's connections and
 //! restarts it always starts a `redis-server` of its own.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -123,30 +122,14 @@ impl Node {
     /// A node on the Redis at `url`.
     fn start_on(url: &str, test: &str, n: usize) -> Node {
         let prefix = prefix(test);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
-            .args(["--addr", "127.0.0.1:0", "--db"])
-            .arg(temp_db(test, n))
-            .args(["--redis", url, "--redis-prefix", &prefix])
-            .args(["--lease-ms", &LEASE_MS.to_string()])
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let mut lines = BufReader::new(child.stdout.take().expect("its stdout")).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("the server logs where it listens")
-                .expect("a line");
-            if let Some(i) = line.find("open http://") {
-                let rest = &line[i + "open http://".len()..];
-                let end = rest.find('/').expect("the address ends with /");
-                break rest[..end].parse().expect("an address");
-            }
-        };
-        std::thread::spawn(move || lines.for_each(drop));
+        let (child, addr) = common::spawn_server(
+            Command::new(env!("CARGO_BIN_EXE_server"))
+                .args(["--addr", "127.0.0.1:0", "--db"])
+                .arg(temp_db(test, n))
+                .args(["--redis", url, "--redis-prefix", &prefix])
+                .args(["--lease-ms", &LEASE_MS.to_string()])
+                .stderr(Stdio::inherit()),
+        );
         Node { child, addr }
     }
 

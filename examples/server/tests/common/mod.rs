@@ -5,7 +5,9 @@
 // Each test binary uses its own part of it.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -14,6 +16,32 @@ use reversi_server::protocol::{ClientMsg, ServerMsg, State};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
+
+/// Starts the real `server` binary with `cmd`'s arguments (and its stderr as the caller set it),
+/// waits until it logs the address it listens on, and keeps draining its log so that it never
+/// blocks on a full pipe.
+pub fn spawn_server(cmd: &mut Command) -> (Child, SocketAddr) {
+    let mut child = cmd
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("its stdout")).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the server logs where it listens")
+            .expect("a line");
+        if let Some(i) = line.find("open http://") {
+            let rest = &line[i + "open http://".len()..];
+            let end = rest.find('/').expect("the address ends with /");
+            break rest[..end].parse().expect("an address");
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, addr)
+}
 
 /// How long a test waits for any one message before failing.
 pub const WAIT: Duration = Duration::from_secs(20);
