@@ -17,6 +17,9 @@ pub(crate) const WIN: i32 = 10000;
 
 /// Below this many empties the endgame uses the parity-ordered shallow search.
 const END_MIN: u32 = 6;
+/// Below this many empties the endgame orders its moves by [`order_end_cheap`] (at 6 empties:
+/// FFO #40-#49 in 0.7 % more nodes and about 5 % less time).
+const END_FULL_ORDER_MIN: u32 = 7;
 /// Below this many empties the endgame uses no transposition table (from 6 instead of 7:
 /// 7 % fewer nodes on FFO #42-#45, the same time).
 const END_TT_MIN: u32 = 6;
@@ -1167,6 +1170,28 @@ fn order_end_body<G: SearchGen>(
     }
 }
 
+/// Orders moves just above the shallow search: the opponent's mobility (corners twice), then
+/// parity, then corners and A/B-squares before X/C-squares. The stability and potential
+/// mobility terms of [`order_end`] cost more than they save this close to the end.
+#[inline(always)]
+fn order_end_cheap<G: SearchGen>(g: G, p: u64, o: u64, list: &mut MoveList) {
+    let odd = odd_empties(!(p | o));
+    for m in &mut list.m[..list.n] {
+        let (np, no) = child(p, o, m);
+        let sq = 1u64 << m.sq;
+        let mut s = -16 * weighted_mobility(g, np, no);
+        if odd & sq != 0 {
+            s += 8;
+        }
+        if GOOD & sq != 0 {
+            s += 4;
+        } else if BAD & sq != 0 {
+            s -= 4;
+        }
+        m.score = s;
+    }
+}
+
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
 /// searches from 14 empties, or from 16 on the trained evaluation), transposition table from
 /// 6, ETC from 10.
@@ -1283,7 +1308,11 @@ fn end_body<G: SearchGen>(
                 }
             }
         }
-        order_end(g, sr, p, o, &mut list, empties);
+        if empties < END_FULL_ORDER_MIN {
+            order_end_cheap(g, p, o, &mut list);
+        } else {
+            order_end(g, sr, p, o, &mut list, empties);
+        }
         pvs_loop!(
             sr,
             list,
