@@ -300,16 +300,13 @@ fn for_each_index(p: u64, o: u64, mut f: impl FnMut(usize)) {
 #[must_use]
 pub fn features(p: u64, o: u64) -> [u32; INSTANCES] {
     let mut out = [0u32; INSTANCES];
-    let mut n = 0;
-    for_each_index(p, o, |i| {
-        out[n] = i as u32;
-        n += 1;
-    });
+    out.copy_from_slice(&view(p, o)[..INSTANCES]);
     out
 }
 
 /// Pattern instances padded to a whole number of vector lanes (the padding lanes stay 0).
 pub(crate) const LANES: usize = 48;
+const _: () = assert!(LANES >= INSTANCES);
 
 /// The feature indices of a position ([`features`]) padded to [`LANES`]: the view of the
 /// position from the side owning `p`.
