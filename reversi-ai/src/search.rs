@@ -1138,6 +1138,7 @@ fn order_end_body<G: SearchGen>(
         Some(w) if sort_depth == 1 => Some((w, pattern::view(o, p), pattern::square_deltas())),
         _ => None,
     };
+    let mut same_edges = None;
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
         if np == 0 {
@@ -1146,7 +1147,14 @@ fn order_end_body<G: SearchGen>(
         }
         let mob = weighted_mobility(g, np, no);
         let mut s = -mob * w_mob;
-        s += stable_corner_edge(no, np) * w_stable;
+        // A move that neither lands on nor flips an edge square leaves the edges, and so
+        // the mover's stable edge discs, as they were: computed once for all such moves.
+        let edge_stable = if (m.flips | 1u64 << m.sq) & EDGES == 0 {
+            *same_edges.get_or_insert_with(|| stable_corner_edge(p, o))
+        } else {
+            stable_corner_edge(no, np)
+        };
+        s += edge_stable * w_stable;
         let near_empty = crate::bits::neighbours(!(np | no));
         s -= (no & near_empty).count_ones() as i32 * w_pot;
         if odd >> m.sq & 1 == 1 {
@@ -1516,6 +1524,9 @@ fn end_root_body<G: SearchGen>(
     }
     (best, best_mv)
 }
+/// The squares of the four edges.
+const EDGES: u64 = 0xFF81_8181_8181_81FF;
+
 /// Corners and stable edge discs of `p` (a cheap stability measure for ordering).
 #[inline(always)]
 fn stable_corner_edge(p: u64, o: u64) -> i32 {
