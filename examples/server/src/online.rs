@@ -355,6 +355,11 @@ impl Online {
         if let Some(c) = self.cluster.get() {
             return c.command(conn, out, msg).await;
         }
+        self.to_task(conn, out, msg).await;
+    }
+
+    /// Sends a client command to this server's task.
+    async fn to_task(&self, conn: u64, out: &Out, msg: ClientMsg) {
         let _ = self
             .tx
             .send(OnlineCmd::Client {
@@ -386,14 +391,7 @@ impl Online {
                 .await;
         }
         if let Some(msg) = msg {
-            let _ = self
-                .tx
-                .send(OnlineCmd::Client {
-                    conn,
-                    out: out.clone(),
-                    msg,
-                })
-                .await;
+            self.to_task(conn, out, msg).await;
         }
     }
 
