@@ -160,6 +160,10 @@ test("a hosted room for the host, a guest who takes the bot's seat, and a visito
     await p.waitForFunction(() => /Game over: Black wins \(the game was abandoned\)/.test(document.getElementById("turn").textContent));
   }
   assert.equal(await host.locator("#result-title").textContent(), "You win (black)");
+  // The seat and the people list may arrive in a later update than the result: wait for them.
+  await host.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: empty"
+    && /^In the room: You \(host\), Player \d+\.$/.test(document.getElementById("room-people").textContent));
+  await guest.waitForFunction(() => document.getElementById("room-panel").hidden);
   r = await h.room(host);
   assert.equal(r.seats[1], "White: empty");
   assert.match(r.people, /^In the room: You \(host\), Player \d+\.$/, "the guest left, the visitor stays");
@@ -201,16 +205,21 @@ test("the host ends a game, changes the bot's level, removes and adds it; a gues
 
   // The bot goes; the guest sits as white; the host starts; the guest stands up mid-game, warned.
   await host.getByRole("button", { name: "Remove the bot" }).click();
-  await guest.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: empty");
+  // Each page renders the room when its own update arrives: wait on both before asserting on the host's.
+  for (const p of [host, guest]) {
+    await p.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: empty");
+  }
   assert.ok(await host.getByRole("button", { name: "Start a game" }).isDisabled());
   assert.equal(await host.locator("#why-room-start").textContent(), "both seats must be filled");
   await guest.getByRole("button", { name: "Sit as white" }).click();
   await host.waitForFunction(() => /^White: Player \d+, connected$/.test(document.querySelectorAll("#room-seats li")[1].textContent));
   await host.getByRole("button", { name: "Start a game" }).click();
-  await h.waitTurnOrOver(host);
+  // Both pages still show the ended game's "Game over" until the new game arrives: wait for the
+  // turn itself (black, the host, opens; white, the guest, always has a reply to the first move).
+  await host.waitForFunction(() => document.getElementById("board").dataset.myTurn === "true", null, { timeout: 15000 });
   const v = await h.view(host);
   await host.locator(`[data-sq="${v.legal[0]}"]`).click();
-  await h.waitTurnOrOver(guest);
+  await guest.waitForFunction(() => document.getElementById("board").dataset.myTurn === "true", null, { timeout: 15000 });
   const warned = h.onDialog(guest, true);
   await guest.getByRole("button", { name: "Stand up" }).click();
   assert.match(await warned, /Standing up now abandons your game: you lose it/);
