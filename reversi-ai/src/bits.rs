@@ -145,8 +145,8 @@ pub(crate) fn odd_empties(empty: u64) -> u64 {
 }
 
 /// Edge stability: for a mover/opponent pair on one 8-square edge, the mover discs that no
-/// sequence of moves can flip. Indexed by `p * 256 + o`.
-static EDGE_STABLE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+/// sequence of moves can flip (see [`EdgeTables`]).
+static EDGE_STABLE: std::sync::OnceLock<Box<EdgeTables>> = std::sync::OnceLock::new();
 
 fn line_flips8(p: u32, o: u32, x: u32) -> u32 {
     let mut f = 0;
@@ -172,10 +172,50 @@ fn line_flips8(p: u32, o: u32, x: u32) -> u32 {
     f
 }
 
-fn edge_table() -> &'static [u8] {
+/// The base-3 value of a 10-bit binary number (each bit a digit 0/1, bit `i` worth `3^i`): a
+/// line of disjoint bits (`p`, `o`) has the index `TERNARY[p] + 2 * TERNARY[o]` among its
+/// `3^n` states, a dense index for small tables (the edge tables here, the pattern weights).
+pub(crate) static TERNARY: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u32;
+        let mut p = 1u32;
+        let mut i = 0;
+        while i < 10 {
+            if b & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn line_index(p: usize, o: usize) -> usize {
+    TERNARY[p & 0xFF] as usize + 2 * TERNARY[o & 0xFF] as usize
+}
+
+/// Stable discs of an edge line, by [`line_index`] (20 KiB in all, where a table indexed by
+/// `p * 256 + o` took 64 KiB, mostly unused, and missed the first-level cache).
+struct EdgeTables {
+    /// The stable discs of `p`.
+    mask: [u8; 6561],
+    /// Their number.
+    count: [u8; 6561],
+    /// Their number off the line's two ends (the corners, counted by the crossing edges).
+    count_inner: [u8; 6561],
+}
+
+fn edge_table() -> &'static EdgeTables {
     EDGE_STABLE.get_or_init(|| {
+        // Built on a table indexed by `p * 256 + o`, from full lines to empty ones: a line's
+        // stability is that of all the lines a move on it can lead to.
         let mut t = vec![0u8; 65536];
-        // Process states from full to empty: children have more discs.
         let mut states: Vec<(u32, u32)> = Vec::with_capacity(6561);
         for p in 0..256u32 {
             for o in 0..256u32 {
@@ -185,6 +225,11 @@ fn edge_table() -> &'static [u8] {
             }
         }
         states.sort_by_key(|&(p, o)| std::cmp::Reverse((p | o).count_ones()));
+        let mut out = Box::new(EdgeTables {
+            mask: [0; 6561],
+            count: [0; 6561],
+            count_inner: [0; 6561],
+        });
         for (p, o) in states {
             let mut s = p;
             let e = !(p | o) & 0xFF;
@@ -200,8 +245,12 @@ fn edge_table() -> &'static [u8] {
                 s &= t[(np * 256 + no) as usize] as u32;
             }
             t[(p * 256 + o) as usize] = s as u8;
+            let i = line_index(p as usize, o as usize);
+            out.mask[i] = s as u8;
+            out.count[i] = s.count_ones() as u8;
+            out.count_inner[i] = (s & 0x7E).count_ones() as u8;
         }
-        t
+        out
     })
 }
 
@@ -240,12 +289,23 @@ fn byte_to_col_a(x: usize) -> u64 {
 /// Stable discs of `p` on the four edges.
 #[inline]
 pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
-    let t = edge_table();
-    let top = t[((p & 0xFF) as usize) << 8 | (o & 0xFF) as usize] as u64;
-    let bottom = t[((p >> 56) as usize) << 8 | (o >> 56) as usize] as u64;
-    let left = t[col_a_byte(p) << 8 | col_a_byte(o)] as usize;
-    let right = t[col_a_byte(p >> 7) << 8 | col_a_byte(o >> 7)] as usize;
+    let t = &edge_table().mask;
+    let top = t[line_index(p as usize, o as usize)] as u64;
+    let bottom = t[line_index((p >> 56) as usize, (o >> 56) as usize)] as u64;
+    let left = t[line_index(col_a_byte(p), col_a_byte(o))] as usize;
+    let right = t[line_index(col_a_byte(p >> 7), col_a_byte(o >> 7))] as usize;
     top | bottom << 56 | byte_to_col_a(left) | byte_to_col_a(right) << 7
+}
+
+/// The number of stable discs of `p` on the four edges: `edge_stable(p, o).count_ones()`.
+#[inline]
+pub(crate) fn edge_stable_count(p: u64, o: u64) -> i32 {
+    let t = edge_table();
+    let top = t.count[line_index(p as usize, o as usize)];
+    let bottom = t.count[line_index((p >> 56) as usize, (o >> 56) as usize)];
+    let left = t.count_inner[line_index(col_a_byte(p), col_a_byte(o))];
+    let right = t.count_inner[line_index(col_a_byte(p >> 7), col_a_byte(o >> 7))];
+    i32::from(top) + i32::from(bottom) + i32::from(left) + i32::from(right)
 }
 
 #[cfg(test)]
@@ -345,6 +405,35 @@ mod tests {
             }
             assert_eq!((d9, d7), (r9, r7), "{filled:#x}");
         }
+    }
+
+    #[test]
+    fn edge_stability_counts_and_known_lines() {
+        // The count tables agree with the discs of the mask table.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let filled = x | x.rotate_left(11);
+            let p = filled & x.rotate_left(29);
+            let o = filled & !p;
+            assert_eq!(
+                edge_stable_count(p, o),
+                edge_stable(p, o).count_ones() as i32
+            );
+        }
+        // A full row of one colour is stable; so are corners and discs held by them.
+        assert_eq!(edge_stable(0xFF, 0), 0xFF);
+        assert_eq!(edge_stable(0x01, 0), 0x01);
+        assert_eq!(edge_stable(0x07, 0x08), 0x07);
+        // A disc off the corner on an open edge is not; nor is a corner's neighbour held by
+        // the opponent's corner.
+        assert_eq!(edge_stable(0x08, 0), 0);
+        assert_eq!(edge_stable(0x02, 0x01), 0);
+        // Columns a and h read the same way as the rows (top-left corner and its column).
+        assert_eq!(edge_stable(0x0101_0101_0101_0101, 0), 0x0101_0101_0101_0101);
+        assert_eq!(edge_stable_count(0x0101_0101_0101_0101 | 0xFF, 0), 15);
     }
 
     #[test]

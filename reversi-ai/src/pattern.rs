@@ -16,7 +16,7 @@
 //! the 5 MB file, is handed the bytes by its host), else the ones built into the library
 //! ([`Weights::embedded`], feature `embedded-weights`).
 
-use crate::bits::legal;
+use crate::bits::{legal, TERNARY};
 
 /// Weights are stored and scores computed in 1/`UNITS_PER_DISC` of a disc.
 pub const UNITS_PER_DISC: i32 = 256;
@@ -101,27 +101,6 @@ const BIAS: usize = MOBILITY + 1;
 pub const PER_STAGE: usize = BIAS + 1;
 /// Number of pattern instances on a board.
 pub const INSTANCES: usize = 46;
-
-/// The base-3 value of a 10-bit binary number (each bit a digit 0/1).
-static TERNARY: [u16; 1024] = {
-    let mut t = [0u16; 1024];
-    let mut b = 0;
-    while b < 1024 {
-        let mut v = 0u32;
-        let mut p = 1u32;
-        let mut i = 0;
-        while i < 10 {
-            if b & (1 << i) != 0 {
-                v += p;
-            }
-            p *= 3;
-            i += 1;
-        }
-        t[b] = v as u16;
-        b += 1;
-    }
-    t
-};
 
 #[inline(always)]
 fn mirror_columns(mut x: u64) -> u64 {

@@ -1533,7 +1533,7 @@ fn stable_corner_edge(p: u64, o: u64) -> i32 {
     if (p | o) & CORNERS == 0 {
         return 0;
     }
-    edge_stable(p, o).count_ones() as i32
+    crate::bits::edge_stable_count(p, o)
 }
 
 /// From this many empties, endgame moves are also ordered by a shallow ordering search, one ply
