@@ -385,7 +385,11 @@ impl Solver {
                 continue;
             }
             let mut found = None;
-            let first = s.end_tt.probe(p, o).map(|e| e.mv);
+            let empties = (!(p | o)).count_ones();
+            let first = s
+                .end_tt
+                .probe_slot(crate::search::end_slot(s.end_tt, p, o, empties), p, o)
+                .map(|e| e.mv);
             let mut cands: Vec<Square> = cur.legal_moves().iter().collect();
             if let Some(f) = first {
                 cands.sort_by_key(|sq| sq.index() != f);

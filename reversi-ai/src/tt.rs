@@ -12,6 +12,13 @@ pub(crate) struct Entry {
     gen: u8,
 }
 
+/// Buckets of the region for nodes close to the end (see [`TransTable::slot`]).
+pub(crate) const NEAR_END_BUCKETS: usize = 1 << 15;
+
+/// A bucket's index, computed once per node for its probe and its store.
+#[derive(Clone, Copy)]
+pub(crate) struct Slot(usize);
+
 /// No move stored.
 pub(crate) const NO_MOVE: u8 = 64;
 
@@ -55,14 +62,26 @@ impl TransTable {
         self.buckets.fill(Bucket::default());
     }
 
-    /// Starts loading the bucket of a position into the cache.
+    /// The bucket of a position: anywhere in the table, or when `near_end`, in its first
+    /// [`NEAR_END_BUCKETS`] buckets (2 MiB, which stay in the core's cache: the nodes close to
+    /// the end are the most numerous and the least worth keeping).
     #[inline(always)]
-    pub fn prefetch(&self, p: u64, o: u64) {
-        let i = hash(p, o) as usize & self.mask;
+    pub fn slot(&self, p: u64, o: u64, near_end: bool) -> Slot {
+        let mask = if near_end {
+            self.mask.min(NEAR_END_BUCKETS - 1)
+        } else {
+            self.mask
+        };
+        Slot(hash(p, o) as usize & mask)
+    }
+
+    /// Starts loading a bucket into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, slot: Slot) {
         #[cfg(target_arch = "x86_64")]
         {
             use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let ptr = self.buckets[i].0.as_ptr().cast::<i8>();
+            let ptr = self.buckets[slot.0].0.as_ptr().cast::<i8>();
             // SAFETY: a prefetch has no effect on the program's state; SSE is part of x86-64.
             #[allow(unused_unsafe)]
             unsafe {
@@ -70,13 +89,19 @@ impl TransTable {
             };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        let _ = slot;
     }
 
+    /// The entry of a position anywhere in the table.
     #[inline(always)]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        let i = hash(p, o) as usize & self.mask;
-        let b = &self.buckets[i].0;
+        self.probe_slot(self.slot(p, o, false), p, o)
+    }
+
+    /// The entry of a position in its bucket `slot`.
+    #[inline(always)]
+    pub fn probe_slot(&self, slot: Slot, p: u64, o: u64) -> Option<Entry> {
+        let b = &self.buckets[slot.0].0;
         if b[0].p == p && b[0].o == o {
             Some(b[0])
         } else if b[1].p == p && b[1].o == o {
@@ -90,7 +115,24 @@ impl TransTable {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, score: i32, mv: u8) {
-        let i = hash(p, o) as usize & self.mask;
+        self.store_slot(self.slot(p, o, false), p, o, depth, alpha, beta, score, mv)
+    }
+
+    /// As [`TransTable::store`], in the bucket `slot` of the position.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_slot(
+        &mut self,
+        slot: Slot,
+        p: u64,
+        o: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        mv: u8,
+    ) {
+        let i = slot.0;
         let gen = self.gen;
         let depth = depth.min(255) as u8;
         let (mut lower, mut upper) = (i16::MIN, i16::MAX);
@@ -257,5 +299,44 @@ impl Drop for Buckets {
                 std::alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len))
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_end_slots_lie_in_the_region_and_keep_their_entries() {
+        let mut tt = TransTable::new(22);
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut far_outside = false;
+        for i in 0..2000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (p, o) = (
+                x & 0x00FF_00FF_00FF_00FF,
+                x & 0xFF00_FF00_FF00_FF00 & !(x >> 3),
+            );
+            let near = tt.slot(p, o, true);
+            let far = tt.slot(p, o, false);
+            assert!(near.0 < NEAR_END_BUCKETS);
+            far_outside |= far.0 >= NEAR_END_BUCKETS;
+            // What is stored in a slot is found in that slot, with its bounds and move.
+            let s = (i % 21) as i32 - 10;
+            tt.store_slot(near, p, o, 6, -64, 64, s, (i % 64) as u8);
+            let e = tt.probe_slot(near, p, o).expect("stored");
+            assert_eq!(
+                (e.lower, e.upper, e.mv),
+                (s as i16, s as i16, (i % 64) as u8)
+            );
+        }
+        assert!(far_outside, "the whole table is used for the other nodes");
+        // A failed-low search stores an upper bound only.
+        let s = tt.slot(1, 2, false);
+        tt.store_slot(s, 1, 2, 10, 0, 5, -3, NO_MOVE);
+        let e = tt.probe(1, 2).expect("stored");
+        assert_eq!((e.lower, e.upper), (i16::MIN, -3));
     }
 }
