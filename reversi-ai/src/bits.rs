@@ -380,16 +380,22 @@ pub(crate) fn stable(p: u64, o: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The next value of a xorshift sequence (test data, the same on every run).
+    pub(crate) fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
 
     #[test]
     fn full_diagonals_match_the_lines() {
         let mut x = 0x0bad_cafe_dead_beefu64;
         for _ in 0..20000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let filled = x | x.rotate_left(17) | x.rotate_left(31);
             let [_, _, d9, d7] = full_lines(filled);
             let (mut r9, mut r7) = (0, 0);
@@ -412,9 +418,7 @@ mod tests {
         // The count tables agree with the discs of the mask table.
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..20000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let filled = x | x.rotate_left(11);
             let p = filled & x.rotate_left(29);
             let o = filled & !p;
@@ -440,9 +444,7 @@ mod tests {
     fn last_flip_matches_flips() {
         let mut x = 0x1234_5678_9abc_def1u64;
         for _ in 0..20000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let sq = (x >> 58) as u32;
             let p = x & !(1 << sq);
             let o = !p & !(1 << sq);
@@ -474,9 +476,7 @@ mod tests {
                     black_to_move = !black_to_move;
                     continue;
                 }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                xorshift(&mut x);
                 let k = (x % u64::from(m.count_ones())) as usize;
                 let mut mm = m;
                 for _ in 0..k {

@@ -881,9 +881,7 @@ mod tests {
     fn random_weights(mut x: u64) -> Weights {
         let mut w = Weights::zero();
         for v in &mut w.w {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            crate::bits::tests::xorshift(&mut x);
             *v = (x >> 20) as i16;
         }
         w
@@ -925,9 +923,7 @@ mod tests {
                     checked += 1;
                 }
                 // On with a random move.
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                crate::bits::tests::xorshift(&mut x);
                 let mut mm = moves;
                 for _ in 0..(x % u64::from(moves.count_ones())) {
                     mm &= mm - 1;

@@ -1612,9 +1612,7 @@ mod tests {
                     std::mem::swap(&mut p, &mut o);
                     continue;
                 }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                crate::bits::tests::xorshift(&mut x);
                 let mut mm = m;
                 for _ in 0..(x % u64::from(m.count_ones())) {
                     mm &= mm - 1;

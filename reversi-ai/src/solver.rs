@@ -490,9 +490,7 @@ mod tests {
             let mut pos = Position::initial();
             while !pos.is_game_over() && pos.empty().count() > empties {
                 let moves = pos.legal_move_list();
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                crate::bits::tests::xorshift(&mut x);
                 pos = pos.play(moves[(x % moves.len() as u64) as usize]).unwrap();
             }
             if !pos.is_game_over() && !pos.must_pass() {

@@ -312,9 +312,7 @@ mod tests {
         let mut x = 0x1234_5678_9abc_def1u64;
         let mut far_outside = false;
         for i in 0..2000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            crate::bits::tests::xorshift(&mut x);
             let (p, o) = (
                 x & 0x00FF_00FF_00FF_00FF,
                 x & 0xFF00_FF00_FF00_FF00 & !(x >> 3),
