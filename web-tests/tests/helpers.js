@@ -189,9 +189,11 @@ async function discs(page) {
 
 /**
  * The discs once the page has drawn its last state: flips turn one by one after a move (about
- * 120 ms + 80 ms a disc), so this waits (up to 5 s) until the board shows the state's board.
+ * 120 ms + 80 ms a disc), so this waits until the board shows the state's board: up to 20 s,
+ * because a page that is not in front (two browser contexts at once) and a loaded machine slow
+ * the animation's timers down (5 s was once too short in CI).
  */
-async function settledDiscs(page) {
+async function settledDiscs(page, timeout = 20000) {
   await page.waitForFunction(() => {
     const want = window.reversiDebug.state && window.reversiDebug.state.board;
     const shown = [...document.querySelectorAll(".sq")].map((c) => {
@@ -199,7 +201,7 @@ async function settledDiscs(page) {
       return d.classList.contains("black") ? "X" : d.classList.contains("white") ? "O" : "-";
     }).join("");
     return typeof want === "string" && shown === want;
-  }, null, { timeout: 5000 });
+  }, null, { timeout });
   return discs(page);
 }
 
