@@ -16,7 +16,7 @@ pub(crate) struct Entry {
 pub(crate) const NEAR_END_BUCKETS: usize = 1 << 15;
 
 /// A bucket's index, computed once per node for its probe and its store.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct Slot(usize);
 
 /// No move stored.
