@@ -47,12 +47,19 @@ const STAB_THRESHOLD: [i32; 65] = {
     t
 };
 
+/// A move in a [`MoveList`]. Its 16 bytes hold no padding (`_pad` fills them), so that a new
+/// list's zeroing is a plain fill with wide stores: with 3 bytes of padding the compiler wrote
+/// each field of the 36 moves separately, 72 stores for every node (about 7 % of the solver's
+/// time on FFO #40-#49).
 #[derive(Clone, Copy, Default)]
 struct Mv {
     sq: u8,
-    flips: u64,
+    _pad: [u8; 3],
     score: i32,
+    flips: u64,
 }
+
+const _: () = assert!(core::mem::size_of::<Mv>() == 16);
 
 /// A move list on the stack.
 struct MoveList {
@@ -491,7 +498,7 @@ fn move_list<G: SearchGen>(g: G, p: u64, o: u64, mut moves: u64) -> MoveList {
         l.m[l.n] = Mv {
             sq: sq as u8,
             flips: flips(g, p, o, sq),
-            score: 0,
+            ..Mv::default()
         };
         l.n += 1;
     }
