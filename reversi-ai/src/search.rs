@@ -71,11 +71,12 @@ impl MoveList {
     /// Moves the best-scored move from `i..` to `i`.
     #[inline(always)]
     fn pick(&mut self, i: usize) {
-        let mut b = i;
-        for j in i + 1..self.n {
-            if self.m[j].score > self.m[b].score {
-                b = j;
-            }
+        // Selects without branches (the comparisons are unpredictable): the first best wins.
+        let (mut b, mut best) = (i, self.m[i].score);
+        for (j, m) in self.m[..self.n].iter().enumerate().skip(i + 1) {
+            let better = m.score > best;
+            b = if better { j } else { b };
+            best = if better { m.score } else { best };
         }
         self.m.swap(i, b);
     }
