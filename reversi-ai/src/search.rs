@@ -956,24 +956,23 @@ fn solve4_body<G: SearchGen>(
 ) -> i32 {
     sr.nodes += 1;
     let empty = !(p | o);
-    // Squares in odd quadrants first (parity).
+    // Squares in odd quadrants first (parity), X- and C-squares after the others, then by
+    // square: each square's key is its class (0-3) above its index, sorted without branches.
     let odd = odd_empties(empty);
+    let mut e = empty;
     let mut x = [0u32; 4];
-    let mut k = 0;
-    for set in [
-        odd & !BAD,
-        odd & BAD,
-        empty & !odd & !BAD,
-        empty & !odd & BAD,
-    ] {
-        let mut e = set;
-        while e != 0 {
-            x[k] = e.trailing_zeros();
-            e &= e - 1;
-            k += 1;
-        }
+    for k in &mut x {
+        let sq = e.trailing_zeros() & 63;
+        e &= e.wrapping_sub(1);
+        let class = ((!odd >> sq) & 1) << 1 | ((BAD >> sq) & 1);
+        *k = (class as u32) << 6 | sq;
     }
-    debug_assert_eq!(k, 4);
+    for (a, b) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        let (lo, hi) = (x[a].min(x[b]), x[a].max(x[b]));
+        x[a] = lo;
+        x[b] = hi;
+    }
+    let x = x.map(|k| k & 63);
     let rest = [
         [x[1], x[2], x[3]],
         [x[0], x[2], x[3]],
