@@ -124,24 +124,20 @@ pub(crate) fn count_last_flip(sq: u32, p: u64) -> i32 {
         + (COUNT_FLIP[c][b] as i32)
 }
 
-/// Quadrant masks.
-pub(crate) const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
 /// The empty squares that lie in quadrants with an odd number of empty squares.
 #[inline(always)]
 pub(crate) fn odd_empties(empty: u64) -> u64 {
-    let mut odd = 0;
-    for q in QUADRANTS {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
-    }
-    odd & empty
+    // Without branches: each nibble's parity folds into its lowest bit, then the four rows of
+    // each half into the half's first row; the quadrants' parities (bits 0, 4, 32 and 36) then
+    // spread to their nibbles and rows.
+    let mut x = empty;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    x &= 0x1111_1111_1111_1111;
+    x ^= x >> 16;
+    x ^= x >> 8;
+    let bits = x & 0x0000_0011_0000_0011;
+    (bits * 0xF).wrapping_mul(0x0101_0101) & empty
 }
 
 /// Edge stability: for a mover/opponent pair on one 8-square edge, the mover discs that no
@@ -438,6 +434,31 @@ pub(crate) mod tests {
         // Columns a and h read the same way as the rows (top-left corner and its column).
         assert_eq!(edge_stable(0x0101_0101_0101_0101, 0), 0x0101_0101_0101_0101);
         assert_eq!(edge_stable_count(0x0101_0101_0101_0101 | 0xFF, 0), 15);
+    }
+
+    #[test]
+    fn odd_empties_are_the_empties_of_odd_quadrants() {
+        const QUADRANTS: [u64; 4] = [
+            0x0000_0000_0F0F_0F0F,
+            0x0000_0000_F0F0_F0F0,
+            0x0F0F_0F0F_0000_0000,
+            0xF0F0_F0F0_0000_0000,
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for i in 0..20_000 {
+            xorshift(&mut x);
+            // Sparse and dense sets of empty squares both.
+            let empty = if i % 2 == 0 { x } else { x & (x >> 7) & (x >> 13) };
+            let mut want = 0;
+            for q in QUADRANTS {
+                if (empty & q).count_ones() % 2 == 1 {
+                    want |= empty & q;
+                }
+            }
+            assert_eq!(odd_empties(empty), want, "{empty:#x}");
+        }
+        assert_eq!(odd_empties(1 << 63), 1 << 63);
+        assert_eq!(odd_empties(0b11), 0);
     }
 
     #[test]

@@ -972,7 +972,9 @@ fn solve4_body<G: SearchGen>(
         x[a] = lo;
         x[b] = hi;
     }
-    let x = x.map(|k| k & 63);
+    for k in &mut x {
+        *k &= 63;
+    }
     let rest = [
         [x[1], x[2], x[3]],
         [x[0], x[2], x[3]],
