@@ -448,7 +448,11 @@ pub(crate) mod tests {
         for i in 0..20_000 {
             xorshift(&mut x);
             // Sparse and dense sets of empty squares both.
-            let empty = if i % 2 == 0 { x } else { x & (x >> 7) & (x >> 13) };
+            let empty = if i % 2 == 0 {
+                x
+            } else {
+                x & (x >> 7) & (x >> 13)
+            };
             let mut want = 0;
             for q in QUADRANTS {
                 if (empty & q).count_ones() % 2 == 1 {

@@ -958,6 +958,7 @@ fn solve4_body<G: SearchGen>(
     let empty = !(p | o);
     // Squares in odd quadrants first (parity), X- and C-squares after the others, then by
     // square: each square's key is its class (0-3) above its index, sorted without branches.
+    debug_assert_eq!(empty.count_ones(), 4);
     let odd = odd_empties(empty);
     let mut e = empty;
     let mut x = [0u32; 4];
