@@ -1324,25 +1324,26 @@ fn end_body<G: SearchGen>(
     }
     if moves != 0 {
         let mut list = move_list(g, p, o, moves);
-        // The children's buckets, found once for the prefetch and the ETC probes.
-        let mut slots = [Slot::default(); 36];
         if empties > END_TT_MIN {
-            // The children's buckets load while the moves are ordered.
+            // The children's buckets, found once for the prefetch and the ETC probes (not
+            // even made at 6 empties, whose children have no table), load while the moves
+            // are ordered.
+            let mut slots = [Slot::default(); 36];
             for (m, s) in list.m[..list.n].iter().zip(&mut slots) {
                 let (np, no) = child(p, o, m);
                 *s = end_slot(sr.end_tt, np, no, empties - 1);
                 sr.end_tt.prefetch(*s);
             }
-        }
-        if empties >= END_ETC_MIN {
-            for (m, &s) in list.m[..list.n].iter().zip(&slots) {
-                let (np, no) = child(p, o, m);
-                if let Some(e) = sr.end_tt.probe_slot(s, np, no) {
-                    let s = -i32::from(e.upper);
-                    if s >= beta {
-                        sr.end_tt
-                            .store_slot(slot, p, o, empties, alpha0, beta, s, m.sq);
-                        return s;
+            if empties >= END_ETC_MIN {
+                for (m, &s) in list.m[..list.n].iter().zip(&slots) {
+                    let (np, no) = child(p, o, m);
+                    if let Some(e) = sr.end_tt.probe_slot(s, np, no) {
+                        let s = -i32::from(e.upper);
+                        if s >= beta {
+                            sr.end_tt
+                                .store_slot(slot, p, o, empties, alpha0, beta, s, m.sq);
+                            return s;
+                        }
                     }
                 }
             }
