@@ -714,7 +714,8 @@ const fn rays8() -> [Rays8; 64] {
 pub(crate) static RAYS8: [Rays8; 64] = rays8();
 
 /// The AVX-512 kernel (x86-64 with the features of [`avx2`] and AVX-512 F, VL, CD, BW, DQ,
-/// VPOPCNTDQ): the eight directions in one 512-bit vector. Reached only through [`Avx512`].
+/// VPOPCNTDQ): legal moves with the eight directions in one 512-bit vector, flips in two
+/// 256-bit ones. Reached only through [`Avx512`].
 // The AVX-512 intrinsics are stable since Rust 1.89 (and safe `#[target_feature]` functions
 // since 1.86): these modules are why the workspace's `rust-version` is 1.89.
 #[cfg(target_arch = "x86_64")]
@@ -767,28 +768,50 @@ pub(crate) mod avx512 {
     }
 
     /// Flips: the outflanking square of each ray is its lowest (upward rays, `t & -t`) or
-    /// highest (downward rays, by `lzcnt`) square that is not an inner opponent disc.
+    /// highest (downward rays, by `lzcnt`) square that is not an inner opponent disc. The
+    /// four upward and the four downward rays are two 256-bit vectors (AVX-512 VL and CD
+    /// give `lzcnt` and masks on them): on the Xeon where this was measured, 2.3 ns a flip
+    /// against 4.2 ns with one 512-bit vector in a loop of independent flips, 6.9 against
+    /// 9.3 ns in a chain of dependent ones (the 512-bit reduction is longer).
     #[inline]
     #[target_feature(
         enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
     )]
     pub(crate) fn flip(p: u64, o: u64, sq: u8) -> u64 {
-        let r = super::RAYS8[usize::from(sq & 63)].0;
-        // SAFETY: `r` is 64 readable bytes.
-        let r = unsafe { _mm512_loadu_si512(r.as_ptr().cast()) };
-        let pp = _mm512_set1_epi64(p as i64);
-        let mo = _mm512_and_si512(_mm512_set1_epi64(o as i64), inner());
-        let t = _mm512_andnot_si512(mo, r);
-        let up = _mm512_and_si512(t, _mm512_sub_epi64(_mm512_setzero_si512(), t));
-        let down = _mm512_srlv_epi64(_mm512_set1_epi64(i64::MIN), _mm512_lzcnt_epi64(t));
-        let of = _mm512_mask_blend_epi64(0xF0, up, down);
-        let ok = _mm512_test_epi64_mask(of, pp);
-        let below = _mm512_sub_epi64(of, _mm512_set1_epi64(1));
-        let f_up = _mm512_and_si512(r, below);
-        // 0x10: a & !b & !c, the ray above the outflank.
-        let f_down = _mm512_ternarylogic_epi64::<0x10>(r, below, of);
-        let f = _mm512_maskz_mov_epi64(ok, _mm512_mask_blend_epi64(0xF0, f_up, f_down));
-        _mm512_reduce_or_epi64(f) as u64
+        let r = &super::RAYS8[usize::from(sq & 63)].0;
+        // SAFETY: `r` is 64 readable bytes aligned to 64.
+        let (up, down) = unsafe {
+            (
+                _mm256_load_si256(r.as_ptr().cast()),
+                _mm256_load_si256(r.as_ptr().add(4).cast()),
+            )
+        };
+        let pp = _mm256_set1_epi64x(p as i64);
+        let mo = _mm256_and_si256(
+            _mm256_set1_epi64x(o as i64),
+            _mm512_castsi512_si256(inner()),
+        );
+        // Upward: the outflank is the lowest square that is not an inner opponent disc; the
+        // flips are the ray below it.
+        let t = _mm256_andnot_si256(mo, up);
+        let of = _mm256_and_si256(t, _mm256_sub_epi64(_mm256_setzero_si256(), t));
+        let f_up = _mm256_maskz_and_epi64(
+            _mm256_test_epi64_mask(of, pp),
+            up,
+            _mm256_add_epi64(of, _mm256_set1_epi64x(-1)),
+        );
+        // Downward: the outflank is the highest such square; the flips are the ray above it
+        // (`!(2 * of - 1)`).
+        let t = _mm256_andnot_si256(mo, down);
+        let of = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(t));
+        let f_down = _mm256_maskz_andnot_epi64(
+            _mm256_test_epi64_mask(of, pp),
+            _mm256_sub_epi64(_mm256_add_epi64(of, of), _mm256_set1_epi64x(1)),
+            down,
+        );
+        let f = _mm256_or_si256(f_up, f_down);
+        let x = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256::<1>(f));
+        _mm_cvtsi128_si64(_mm_or_si128(x, _mm_unpackhi_epi64(x, x))) as u64
     }
 }
 
