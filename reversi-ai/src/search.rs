@@ -1237,6 +1237,25 @@ fn end<G: SearchGen>(
     g.call::<END>(sr, p, o, alpha, beta, empties, 0)
 }
 
+/// [`end`] for a child of `end_body`: below `END_MIN` empties straight to [`shallow`], without
+/// passing through `end`'s entry.
+#[inline(always)]
+fn end_child<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    empties: u32,
+) -> i32 {
+    if empties < END_MIN {
+        shallow(g, sr, p, o, alpha, beta, empties)
+    } else {
+        end(g, sr, p, o, alpha, beta, empties)
+    }
+}
+
 #[inline(always)]
 fn end_body<G: SearchGen>(
     g: G,
@@ -1295,7 +1314,7 @@ fn end_body<G: SearchGen>(
     if tt_mv != NO_MOVE && moves >> tt_mv & 1 == 1 {
         // The table's move first, before any ordering work: it often cuts.
         let f = flips(g, p, o, u32::from(tt_mv));
-        let s = -end(
+        let s = -end_child(
             g,
             sr,
             o ^ f,
@@ -1363,7 +1382,7 @@ fn end_body<G: SearchGen>(
             best,
             best_mv,
             |i| (i == 0 && first) || !pv_node,
-            |np, no, a, b| -end(g, sr, np, no, a, b, empties - 1)
+            |np, no, a, b| -end_child(g, sr, np, no, a, b, empties - 1)
         );
     }
     if use_tt {
