@@ -639,6 +639,15 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         }
     }
     let mut list = move_list(g, p, o, moves);
+    if depth >= 3 {
+        // The children probe the table too (from 2 plies): their buckets load while the moves
+        // are ordered.
+        for m in &list.m[..list.n] {
+            let (np, no) = child(p, o, m);
+            let key = if ORD { (np | no, no) } else { (np, no) };
+            sr.mid_tt.prefetch(sr.mid_tt.slot(key.0, key.1, false));
+        }
+    }
     // The ordering searches order by mobility at every depth: the Hard evaluation costs more
     // and orders them worse (FFO #40-#49: 13 M more nodes with it).
     for m in &mut list.m[..list.n] {
