@@ -68,7 +68,10 @@ struct MoveList {
 }
 
 impl MoveList {
-    /// Moves the best-scored move from `i..` to `i`.
+    /// Moves the best-scored move from `i..` to `i` (the first best wins). The move orderings
+    /// find the best of their scores as they compute them and put it first, so that the search
+    /// loop picks only from the second move on: most nodes of the exact search stop at their
+    /// first move.
     #[inline(always)]
     fn pick(&mut self, i: usize) {
         // Selects without branches (the comparisons are unpredictable): the first best wins.
@@ -267,7 +270,10 @@ macro_rules! pvs_loop {
     ($sr:ident, $list:ident, $p:ident, $o:ident, $alpha:ident, $beta:ident, $best:ident, $best_mv:ident,
      |$i:ident| $full:expr, |$np:ident, $no:ident, $a:ident, $b:ident| $search:expr) => {
         for $i in 0..$list.n {
-            $list.pick($i);
+            // The scoring put the best move first (see `MoveList::pick`).
+            if $i > 0 {
+                $list.pick($i);
+            }
             let m = $list.m[$i];
             let ($np, $no) = child($p, $o, &m);
             let s = if $full {
@@ -650,7 +656,8 @@ fn mid_body<G: SearchGen, const ORD: bool>(
     }
     // The ordering searches order by mobility at every depth: the Hard evaluation costs more
     // and orders them worse (FFO #40-#49: 13 M more nodes with it).
-    for m in &mut list.m[..list.n] {
+    let mut top = (0, i32::MIN);
+    for (i, m) in list.m[..list.n].iter_mut().enumerate() {
         let (np, no) = child(p, o, m);
         m.score = if m.sq == tt_mv {
             1 << 30
@@ -659,7 +666,9 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         } else {
             -weighted_mobility(g, np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
         };
+        top = if m.score > top.1 { (i, m.score) } else { top };
     }
+    list.m.swap(0, top.0);
     let alpha0 = alpha;
     let mut best = -INF;
     let mut best_mv = NO_MOVE;
@@ -1149,7 +1158,7 @@ fn order_end_body<G: SearchGen>(
     } else {
         0
     };
-    let [w_mob, w_stable, w_pot, w_parity, w_search] = if pattern {
+    let weights = if pattern {
         PATTERN_ORDER_WEIGHTS
     } else {
         ORDER_WEIGHTS
@@ -1165,42 +1174,78 @@ fn order_end_body<G: SearchGen>(
     // for all moves (next to the child's empty squares only, it took more time and, on FFO
     // #40-#49, no fewer nodes).
     let near_empty = crate::bits::neighbours(!(p | o));
-    for m in &mut list.m[..list.n] {
-        let (np, no) = child(p, o, m);
-        if np == 0 {
-            m.score = 1 << 29; // wipe-out
-            continue;
-        }
-        let mob = weighted_mobility(g, np, no);
-        let mut s = -mob * w_mob;
-        // A move that neither lands on nor flips an edge square leaves the edges, and so
-        // the mover's stable edge discs, as they were: computed once for all such moves.
-        let edge_stable = if (m.flips | 1u64 << m.sq) & EDGES == 0 {
-            *same_edges.get_or_insert_with(|| stable_corner_edge(p, o))
-        } else {
-            stable_corner_edge(no, np)
-        };
-        s += edge_stable * w_stable;
-        s -= (no & near_empty).count_ones() as i32 * w_pot;
-        if odd >> m.sq & 1 == 1 {
-            s += w_parity;
-        }
-        if let Some((w, view, deltas)) = &one_ply {
-            // As `mid` at depth 0: a node, then the leaf's evaluation.
-            let v = if sr.tick() {
-                0
-            } else {
-                let mob =
-                    legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
-                -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
-            };
-            s += v * w_search;
-        } else if sort_depth > 0 {
-            let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
-            s += v * w_search;
-        }
-        m.score = s;
+    let terms = OrderTerms {
+        weights,
+        odd,
+        near_empty,
+        sort_depth,
+        empties,
+    };
+    let mut top = (0, i32::MIN);
+    for (i, m) in list.m[..list.n].iter_mut().enumerate() {
+        m.score = order_end_score(g, sr, p, o, m, &one_ply, &mut same_edges, terms);
+        top = if m.score > top.1 { (i, m.score) } else { top };
     }
+    list.m.swap(0, top.0);
+}
+
+/// The weights and per-node values of [`order_end`]'s scores.
+#[derive(Clone, Copy)]
+struct OrderTerms {
+    weights: [i32; 5],
+    odd: u64,
+    near_empty: u64,
+    sort_depth: u32,
+    empties: u32,
+}
+
+/// One move's score in [`order_end`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn order_end_score<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    m: &Mv,
+    one_ply: &Option<(&Weights, pattern::View, &pattern::SquareDeltas)>,
+    same_edges: &mut Option<i32>,
+    t: OrderTerms,
+) -> i32 {
+    let [w_mob, w_stable, w_pot, w_parity, w_search] = t.weights;
+    let (odd, near_empty, sort_depth, empties) = (t.odd, t.near_empty, t.sort_depth, t.empties);
+    let (np, no) = child(p, o, m);
+    if np == 0 {
+        return 1 << 29; // wipe-out
+    }
+    let mob = weighted_mobility(g, np, no);
+    let mut s = -mob * w_mob;
+    // A move that neither lands on nor flips an edge square leaves the edges, and so
+    // the mover's stable edge discs, as they were: computed once for all such moves.
+    let edge_stable = if (m.flips | 1u64 << m.sq) & EDGES == 0 {
+        *same_edges.get_or_insert_with(|| stable_corner_edge(p, o))
+    } else {
+        stable_corner_edge(no, np)
+    };
+    s += edge_stable * w_stable;
+    s -= (no & near_empty).count_ones() as i32 * w_pot;
+    if odd >> m.sq & 1 == 1 {
+        s += w_parity;
+    }
+    if let Some((w, view, deltas)) = &one_ply {
+        // As `mid` at depth 0: a node, then the leaf's evaluation.
+        let v = if sr.tick() {
+            0
+        } else {
+            let mob = legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+            -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
+        };
+        s += v * w_search;
+    } else if sort_depth > 0 {
+        let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
+        s += v * w_search;
+    }
+    s
 }
 
 /// Orders moves just above the shallow search: a wipe-out first, then the opponent's mobility
@@ -1210,24 +1255,27 @@ fn order_end_body<G: SearchGen>(
 #[inline(always)]
 fn order_end_cheap<G: SearchGen>(g: G, p: u64, o: u64, list: &mut MoveList) {
     let odd = odd_empties(!(p | o));
-    for m in &mut list.m[..list.n] {
+    let mut top = (0, i32::MIN);
+    for (i, m) in list.m[..list.n].iter_mut().enumerate() {
         let (np, no) = child(p, o, m);
-        if np == 0 {
-            m.score = 1 << 29; // wipe-out
-            continue;
-        }
-        let sq = 1u64 << m.sq;
-        let mut s = -16 * weighted_mobility(g, np, no);
-        if odd & sq != 0 {
-            s += 8;
-        }
-        if GOOD & sq != 0 {
-            s += 4;
-        } else if BAD & sq != 0 {
-            s -= 4;
-        }
-        m.score = s;
+        m.score = if np == 0 {
+            1 << 29 // wipe-out
+        } else {
+            let sq = 1u64 << m.sq;
+            let mut s = -16 * weighted_mobility(g, np, no);
+            if odd & sq != 0 {
+                s += 8;
+            }
+            if GOOD & sq != 0 {
+                s += 4;
+            } else if BAD & sq != 0 {
+                s -= 4;
+            }
+            s
+        };
+        top = if m.score > top.1 { (i, m.score) } else { top };
     }
+    list.m.swap(0, top.0);
 }
 
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
