@@ -140,11 +140,7 @@ pub(crate) fn odd_empties(empty: u64) -> u64 {
     (bits * 0xF).wrapping_mul(0x0101_0101) & empty
 }
 
-/// Edge stability: for a mover/opponent pair on one 8-square edge, the mover discs that no
-/// sequence of moves can flip (see [`EdgeTables`]).
-static EDGE_STABLE: std::sync::OnceLock<Box<EdgeTables>> = std::sync::OnceLock::new();
-
-fn line_flips8(p: u32, o: u32, x: u32) -> u32 {
+const fn line_flips8(p: u32, o: u32, x: u32) -> u32 {
     let mut f = 0;
     // left
     let mut k = x as i32 - 1;
@@ -192,7 +188,7 @@ pub(crate) static TERNARY: [u16; 1024] = {
 };
 
 #[inline(always)]
-fn line_index(p: usize, o: usize) -> usize {
+const fn line_index(p: usize, o: usize) -> usize {
     TERNARY[p & 0xFF] as usize + 2 * TERNARY[o & 0xFF] as usize
 }
 
@@ -207,52 +203,56 @@ struct EdgeTables {
     count_inner: [u8; 6561],
 }
 
-fn edge_table() -> &'static EdgeTables {
-    EDGE_STABLE.get_or_init(|| {
-        // Built on a table indexed by `p * 256 + o`, from full lines to empty ones: a line's
-        // stability is that of all the lines a move on it can lead to.
-        let mut t = vec![0u8; 65536];
-        let mut states: Vec<(u32, u32)> = Vec::with_capacity(6561);
-        for p in 0..256u32 {
-            for o in 0..256u32 {
-                if p & o == 0 {
-                    states.push((p, o));
-                }
-            }
-        }
-        states.sort_by_key(|&(p, o)| std::cmp::Reverse((p | o).count_ones()));
-        let mut out = Box::new(EdgeTables {
-            mask: [0; 6561],
-            count: [0; 6561],
-            count_inner: [0; 6561],
-        });
-        for (p, o) in states {
-            let mut s = p;
-            let e = !(p | o) & 0xFF;
-            for x in 0..8 {
-                if e >> x & 1 == 0 {
-                    continue;
-                }
-                let f = line_flips8(p, o, x);
-                let (np, no) = (p | f | 1 << x, o & !f);
-                s &= t[(np * 256 + no) as usize] as u32;
-                let f = line_flips8(o, p, x);
-                let (np, no) = (p & !f, o | f | 1 << x);
-                s &= t[(np * 256 + no) as usize] as u32;
-            }
-            t[(p * 256 + o) as usize] = s as u8;
-            let i = line_index(p as usize, o as usize);
-            out.mask[i] = s as u8;
-            out.count[i] = s.count_ones() as u8;
-            out.count_inner[i] = (s & 0x7E).count_ones() as u8;
-        }
-        out
-    })
-}
+/// Edge stability: for a mover/opponent pair on one 8-square edge, the mover discs that no
+/// sequence of moves can flip, built when the crate compiles.
+static EDGE_STABLE: EdgeTables = edge_tables();
 
-/// Forces the tables to be built (a few milliseconds, once).
-pub(crate) fn init() {
-    let _ = edge_table();
+/// Builds [`EDGE_STABLE`] on a table indexed by `p * 256 + o`, from full lines to empty ones: a
+/// line's stability is that of all the lines a move on it can lead to.
+const fn edge_tables() -> EdgeTables {
+    let mut t = [0u8; 65536];
+    let mut out = EdgeTables {
+        mask: [0; 6561],
+        count: [0; 6561],
+        count_inner: [0; 6561],
+    };
+    let mut filled = 9;
+    while filled > 0 {
+        filled -= 1;
+        // Every line with `filled` discs: the occupied squares, then each split of them.
+        let mut occ = 0u32;
+        while occ < 256 {
+            if occ.count_ones() == filled {
+                let mut p = occ;
+                loop {
+                    let o = occ & !p;
+                    let mut s = p;
+                    let e = !occ & 0xFF;
+                    let mut x = 0;
+                    while x < 8 {
+                        if e >> x & 1 == 1 {
+                            let f = line_flips8(p, o, x);
+                            s &= t[((p | f | 1 << x) * 256 + (o & !f)) as usize] as u32;
+                            let f = line_flips8(o, p, x);
+                            s &= t[((p & !f) * 256 + (o | f | 1 << x)) as usize] as u32;
+                        }
+                        x += 1;
+                    }
+                    t[(p * 256 + o) as usize] = s as u8;
+                    let i = line_index(p as usize, o as usize);
+                    out.mask[i] = s as u8;
+                    out.count[i] = s.count_ones() as u8;
+                    out.count_inner[i] = (s & 0x7E).count_ones() as u8;
+                    if p == 0 {
+                        break;
+                    }
+                    p = (p - 1) & occ;
+                }
+            }
+            occ += 1;
+        }
+    }
+    out
 }
 
 #[inline(always)]
@@ -285,7 +285,7 @@ fn byte_to_col_a(x: usize) -> u64 {
 /// Stable discs of `p` on the four edges.
 #[inline]
 pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
-    let t = &edge_table().mask;
+    let t = &EDGE_STABLE.mask;
     let top = t[line_index(p as usize, o as usize)] as u64;
     let bottom = t[line_index((p >> 56) as usize, (o >> 56) as usize)] as u64;
     let left = t[line_index(col_a_byte(p), col_a_byte(o))] as usize;
@@ -294,9 +294,9 @@ pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
 }
 
 /// The number of stable discs of `p` on the four edges: `edge_stable(p, o).count_ones()`.
-#[inline]
+#[inline(always)]
 pub(crate) fn edge_stable_count(p: u64, o: u64) -> i32 {
-    let t = edge_table();
+    let t = &EDGE_STABLE;
     let top = t.count[line_index(p as usize, o as usize)];
     let bottom = t.count[line_index((p >> 56) as usize, (o >> 56) as usize)];
     let left = t.count_inner[line_index(col_a_byte(p), col_a_byte(o))];

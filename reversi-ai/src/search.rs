@@ -151,7 +151,6 @@ impl<'a> Search<'a> {
         node_limit: Option<u64>,
         deadline: Option<Deadline>,
     ) -> Search<'a> {
-        crate::bits::init();
         let node_limit = node_limit.unwrap_or(u64::MAX);
         Search {
             nodes: 0,
