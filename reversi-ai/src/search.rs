@@ -1157,7 +1157,7 @@ fn order_end_body<G: SearchGen>(
     } else {
         0
     };
-    let weights = if pattern {
+    let [w_mob, w_stable, w_pot, w_parity, w_search] = if pattern {
         PATTERN_ORDER_WEIGHTS
     } else {
         ORDER_WEIGHTS
@@ -1173,78 +1173,46 @@ fn order_end_body<G: SearchGen>(
     // for all moves (next to the child's empty squares only, it took more time and, on FFO
     // #40-#49, no fewer nodes).
     let near_empty = crate::bits::neighbours(!(p | o));
-    let terms = OrderTerms {
-        weights,
-        odd,
-        near_empty,
-        sort_depth,
-        empties,
-    };
     let mut top = (0, i32::MIN);
     for (i, m) in list.m[..list.n].iter_mut().enumerate() {
-        m.score = order_end_score(g, sr, p, o, m, &one_ply, &mut same_edges, terms);
+        let (np, no) = child(p, o, m);
+        m.score = 'score: {
+            if np == 0 {
+                break 'score 1 << 29; // wipe-out
+            }
+            let mob = weighted_mobility(g, np, no);
+            let mut s = -mob * w_mob;
+            // A move that neither lands on nor flips an edge square leaves the edges, and so
+            // the mover's stable edge discs, as they were: computed once for all such moves.
+            let edge_stable = if (m.flips | 1u64 << m.sq) & EDGES == 0 {
+                *same_edges.get_or_insert_with(|| stable_corner_edge(p, o))
+            } else {
+                stable_corner_edge(no, np)
+            };
+            s += edge_stable * w_stable;
+            s -= (no & near_empty).count_ones() as i32 * w_pot;
+            if odd >> m.sq & 1 == 1 {
+                s += w_parity;
+            }
+            if let Some((w, view, deltas)) = &one_ply {
+                // As `mid` at depth 0: a node, then the leaf's evaluation.
+                let v = if sr.tick() {
+                    0
+                } else {
+                    let mob =
+                        legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+                    -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
+                };
+                s += v * w_search;
+            } else if sort_depth > 0 {
+                let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
+                s += v * w_search;
+            }
+            s
+        };
         top = if m.score > top.1 { (i, m.score) } else { top };
     }
     list.m.swap(0, top.0);
-}
-
-/// The weights and per-node values of [`order_end`]'s scores.
-#[derive(Clone, Copy)]
-struct OrderTerms {
-    weights: [i32; 5],
-    odd: u64,
-    near_empty: u64,
-    sort_depth: u32,
-    empties: u32,
-}
-
-/// One move's score in [`order_end`].
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn order_end_score<G: SearchGen>(
-    g: G,
-    sr: &mut Search<'_>,
-    p: u64,
-    o: u64,
-    m: &Mv,
-    one_ply: &Option<(&Weights, pattern::View, &pattern::SquareDeltas)>,
-    same_edges: &mut Option<i32>,
-    t: OrderTerms,
-) -> i32 {
-    let [w_mob, w_stable, w_pot, w_parity, w_search] = t.weights;
-    let (odd, near_empty, sort_depth, empties) = (t.odd, t.near_empty, t.sort_depth, t.empties);
-    let (np, no) = child(p, o, m);
-    if np == 0 {
-        return 1 << 29; // wipe-out
-    }
-    let mob = weighted_mobility(g, np, no);
-    let mut s = -mob * w_mob;
-    // A move that neither lands on nor flips an edge square leaves the edges, and so
-    // the mover's stable edge discs, as they were: computed once for all such moves.
-    let edge_stable = if (m.flips | 1u64 << m.sq) & EDGES == 0 {
-        *same_edges.get_or_insert_with(|| stable_corner_edge(p, o))
-    } else {
-        stable_corner_edge(no, np)
-    };
-    s += edge_stable * w_stable;
-    s -= (no & near_empty).count_ones() as i32 * w_pot;
-    if odd >> m.sq & 1 == 1 {
-        s += w_parity;
-    }
-    if let Some((w, view, deltas)) = &one_ply {
-        // As `mid` at depth 0: a node, then the leaf's evaluation.
-        let v = if sr.tick() {
-            0
-        } else {
-            let mob = legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
-            -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
-        };
-        s += v * w_search;
-    } else if sort_depth > 0 {
-        let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
-        s += v * w_search;
-    }
-    s
 }
 
 /// Orders moves just above the shallow search: a wipe-out first, then the opponent's mobility
