@@ -68,10 +68,10 @@ struct MoveList {
 }
 
 impl MoveList {
-    /// Moves the best-scored move from `i..` to `i` (the first best wins). The move orderings
-    /// find the best of their scores as they compute them and put it first, so that the search
-    /// loop picks only from the second move on: most nodes of the exact search stop at their
-    /// first move.
+    /// Moves the best-scored move from `i..` to `i` (the first best wins). The search loop
+    /// starts picking at the second move: the orderings score through
+    /// [`MoveList::score_best_first`], and most nodes of the exact search stop at their first
+    /// move.
     #[inline(always)]
     fn pick(&mut self, i: usize) {
         // Selects without branches (the comparisons are unpredictable): the first best wins.
@@ -82,6 +82,19 @@ impl MoveList {
             best = if better { m.score } else { best };
         }
         self.m.swap(i, b);
+    }
+
+    /// Scores every move with `score` and puts the best first (the first best, as
+    /// [`MoveList::pick`] chooses), found while scoring: the search loop then picks only from
+    /// the second move on.
+    #[inline(always)]
+    fn score_best_first(&mut self, mut score: impl FnMut(&Mv) -> i32) {
+        let mut top = (0, i32::MIN);
+        for (i, m) in self.m[..self.n].iter_mut().enumerate() {
+            m.score = score(m);
+            top = if m.score > top.1 { (i, m.score) } else { top };
+        }
+        self.m.swap(0, top.0);
     }
 
     fn sort(&mut self) {
@@ -269,7 +282,7 @@ macro_rules! pvs_loop {
     ($sr:ident, $list:ident, $p:ident, $o:ident, $alpha:ident, $beta:ident, $best:ident, $best_mv:ident,
      |$i:ident| $full:expr, |$np:ident, $no:ident, $a:ident, $b:ident| $search:expr) => {
         for $i in 0..$list.n {
-            // The scoring put the best move first (see `MoveList::pick`).
+            // The scoring put the best move first (`MoveList::score_best_first`).
             if $i > 0 {
                 $list.pick($i);
             }
@@ -626,7 +639,7 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         }
         return best;
     }
-    let key = if ORD { (p | o, o) } else { (p, o) };
+    let key = mid_key::<ORD>(p, o);
     let mut tt_mv = NO_MOVE;
     if let Some(e) = sr.mid_tt.probe(key.0, key.1) {
         tt_mv = e.mv;
@@ -649,25 +662,22 @@ fn mid_body<G: SearchGen, const ORD: bool>(
         // are ordered.
         for m in &list.m[..list.n] {
             let (np, no) = child(p, o, m);
-            let key = if ORD { (np | no, no) } else { (np, no) };
+            let key = mid_key::<ORD>(np, no);
             sr.mid_tt.prefetch(sr.mid_tt.slot(key.0, key.1, false));
         }
     }
     // The ordering searches order by mobility at every depth: the Hard evaluation costs more
     // and orders them worse (FFO #40-#49: 13 M more nodes with it).
-    let mut top = (0, i32::MIN);
-    for (i, m) in list.m[..list.n].iter_mut().enumerate() {
+    list.score_best_first(|m| {
         let (np, no) = child(p, o, m);
-        m.score = if m.sq == tt_mv {
+        if m.sq == tt_mv {
             1 << 30
         } else if depth >= 4 && !ORD {
             -hard(g, np, no) - 8 * weighted_mobility(g, np, no)
         } else {
             -weighted_mobility(g, np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
-        };
-        top = if m.score > top.1 { (i, m.score) } else { top };
-    }
-    list.m.swap(0, top.0);
+        }
+    });
     let alpha0 = alpha;
     let mut best = -INF;
     let mut best_mv = NO_MOVE;
@@ -686,6 +696,17 @@ fn mid_body<G: SearchGen, const ORD: bool>(
     sr.mid_tt
         .store(key.0, key.1, depth, alpha0, beta, best, best_mv);
     best
+}
+
+/// The table key of a position in [`mid`]: an ordering search (`ORD`) files (`p`, `o`) under
+/// (`p | o`, `o`), which no position has, so that the two kinds of search keep apart.
+#[inline(always)]
+fn mid_key<const ORD: bool>(p: u64, o: u64) -> (u64, u64) {
+    if ORD {
+        (p | o, o)
+    } else {
+        (p, o)
+    }
 }
 
 /// The best of the children's trained evaluations (one ply of an ordering search on the
@@ -1173,46 +1194,41 @@ fn order_end_body<G: SearchGen>(
     // for all moves (next to the child's empty squares only, it took more time and, on FFO
     // #40-#49, no fewer nodes).
     let near_empty = crate::bits::neighbours(!(p | o));
-    let mut top = (0, i32::MIN);
-    for (i, m) in list.m[..list.n].iter_mut().enumerate() {
+    list.score_best_first(|m| {
         let (np, no) = child(p, o, m);
-        m.score = 'score: {
-            if np == 0 {
-                break 'score 1 << 29; // wipe-out
-            }
-            let mob = weighted_mobility(g, np, no);
-            let mut s = -mob * w_mob;
-            // A move that neither lands on nor flips an edge square leaves the edges, and so
-            // the mover's stable edge discs, as they were: computed once for all such moves.
-            let edge_stable = if (m.flips | 1u64 << m.sq) & EDGES == 0 {
-                *same_edges.get_or_insert_with(|| stable_corner_edge(p, o))
-            } else {
-                stable_corner_edge(no, np)
-            };
-            s += edge_stable * w_stable;
-            s -= (no & near_empty).count_ones() as i32 * w_pot;
-            if odd >> m.sq & 1 == 1 {
-                s += w_parity;
-            }
-            if let Some((w, view, deltas)) = &one_ply {
-                // As `mid` at depth 0: a node, then the leaf's evaluation.
-                let v = if sr.tick() {
-                    0
-                } else {
-                    let mob =
-                        legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
-                    -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
-                };
-                s += v * w_search;
-            } else if sort_depth > 0 {
-                let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
-                s += v * w_search;
-            }
-            s
+        if np == 0 {
+            return 1 << 29; // wipe-out
+        }
+        let mob = weighted_mobility(g, np, no);
+        let mut s = -mob * w_mob;
+        // A move that neither lands on nor flips an edge square leaves the edges, and so
+        // the mover's stable edge discs, as they were: computed once for all such moves.
+        let edge_stable = if (m.flips | 1u64 << m.sq) & EDGES == 0 {
+            *same_edges.get_or_insert_with(|| stable_corner_edge(p, o))
+        } else {
+            stable_corner_edge(no, np)
         };
-        top = if m.score > top.1 { (i, m.score) } else { top };
-    }
-    list.m.swap(0, top.0);
+        s += edge_stable * w_stable;
+        s -= (no & near_empty).count_ones() as i32 * w_pot;
+        if odd >> m.sq & 1 == 1 {
+            s += w_parity;
+        }
+        if let Some((w, view, deltas)) = &one_ply {
+            // As `mid` at depth 0: a node, then the leaf's evaluation.
+            let v = if sr.tick() {
+                0
+            } else {
+                let mob =
+                    legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+                -w.eval_child(view, deltas, u32::from(m.sq), m.flips, empties - 1, mob)
+            };
+            s += v * w_search;
+        } else if sort_depth > 0 {
+            let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
+            s += v * w_search;
+        }
+        s
+    });
 }
 
 /// Orders moves just above the shallow search: a wipe-out first, then the opponent's mobility
@@ -1222,27 +1238,23 @@ fn order_end_body<G: SearchGen>(
 #[inline(always)]
 fn order_end_cheap<G: SearchGen>(g: G, p: u64, o: u64, list: &mut MoveList) {
     let odd = odd_empties(!(p | o));
-    let mut top = (0, i32::MIN);
-    for (i, m) in list.m[..list.n].iter_mut().enumerate() {
+    list.score_best_first(|m| {
         let (np, no) = child(p, o, m);
-        m.score = if np == 0 {
-            1 << 29 // wipe-out
-        } else {
-            let sq = 1u64 << m.sq;
-            let mut s = -16 * weighted_mobility(g, np, no);
-            if odd & sq != 0 {
-                s += 8;
-            }
-            if GOOD & sq != 0 {
-                s += 4;
-            } else if BAD & sq != 0 {
-                s -= 4;
-            }
-            s
-        };
-        top = if m.score > top.1 { (i, m.score) } else { top };
-    }
-    list.m.swap(0, top.0);
+        if np == 0 {
+            return 1 << 29; // wipe-out
+        }
+        let sq = 1u64 << m.sq;
+        let mut s = -16 * weighted_mobility(g, np, no);
+        if odd & sq != 0 {
+            s += 8;
+        }
+        if GOOD & sq != 0 {
+            s += 4;
+        } else if BAD & sq != 0 {
+            s -= 4;
+        }
+        s
+    });
 }
 
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
