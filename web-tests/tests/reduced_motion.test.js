@@ -57,6 +57,9 @@ test("full motion: flips turn one by one, nearest first", { timeout: 60000 }, as
   await page.emulateMedia({ reducedMotion: "no-preference" });
   await newTwoPlayers(page);
   const sq = await playUntilMultiFlip(page);
+  // The previous move's discs still turn, each logged when it starts: wait until the board
+  // shows its state, so that none of them lands in this move's log.
+  await h.settledDiscs(page);
   const v = await h.view(page);
   const n0 = await page.evaluate(() => window.reversiDebug.flips.length);
   await page.locator(`[data-sq="${sq}"]`).click();
