@@ -1168,10 +1168,11 @@ fn order_end_body<G: SearchGen>(
 ) {
     let odd = odd_empties(!(p | o));
     let pattern = sr.weights.is_some();
-    let (search_min, search_max) = if pattern {
-        (PATTERN_ORDER_SEARCH_MIN, PATTERN_ORDER_SEARCH_MAX)
+    let search_min = ordering_search_min(sr);
+    let search_max = if pattern {
+        PATTERN_ORDER_SEARCH_MAX
     } else {
-        (ORDER_SEARCH_MIN, ORDER_SEARCH_MAX)
+        ORDER_SEARCH_MAX
     };
     let sort_depth = if empties >= search_min {
         (empties - search_min + 1).min(search_max)
@@ -1379,34 +1380,37 @@ fn end_body<G: SearchGen>(
     }
     if moves != 0 {
         let mut list = move_list(g, p, o, moves);
+        // ETC probes the children's buckets, prefetched here (not at 6 empties, whose
+        // children have no table). Where the ordering runs shallow searches, the probes come
+        // first: a cutoff then saves those searches. Below that, they come after the ordering,
+        // while which the buckets load (FFO #40-#49: the same nodes, about 4 % less time on a
+        // machine whose memory answers in about 200 ns).
+        let etc = empties >= END_ETC_MIN;
+        let etc_first = etc && empties >= ordering_search_min(sr);
         if empties > END_TT_MIN {
-            // The children's buckets, found once for the prefetch and the ETC probes (not
-            // even made at 6 empties, whose children have no table), load while the moves
-            // are ordered.
-            let mut slots = [Slot::default(); 36];
-            for (m, s) in list.m[..list.n].iter().zip(&mut slots) {
+            for m in &list.m[..list.n] {
                 let (np, no) = child(p, o, m);
-                *s = end_slot(sr.end_tt, np, no, empties - 1);
-                sr.end_tt.prefetch(*s);
+                sr.end_tt.prefetch(end_slot(sr.end_tt, np, no, empties - 1));
             }
-            if empties >= END_ETC_MIN {
-                for (m, &s) in list.m[..list.n].iter().zip(&slots) {
-                    let (np, no) = child(p, o, m);
-                    if let Some(e) = sr.end_tt.probe_slot(s, np, no) {
-                        let s = -i32::from(e.upper);
-                        if s >= beta {
-                            sr.end_tt
-                                .store_slot(slot, p, o, empties, alpha0, beta, s, m.sq);
-                            return s;
-                        }
-                    }
-                }
+        }
+        if etc_first {
+            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta) {
+                sr.end_tt
+                    .store_slot(slot, p, o, empties, alpha0, beta, s, mv);
+                return s;
             }
         }
         if empties < END_FULL_ORDER_MIN {
             order_end_cheap(g, p, o, &mut list);
         } else {
             order_end(g, sr, p, o, &mut list, empties);
+        }
+        if etc && !etc_first {
+            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta) {
+                sr.end_tt
+                    .store_slot(slot, p, o, empties, alpha0, beta, s, mv);
+                return s;
+            }
         }
         pvs_loop!(
             sr,
@@ -1426,6 +1430,41 @@ fn end_body<G: SearchGen>(
             .store_slot(slot, p, o, empties, alpha0, beta, best, best_mv);
     }
     best
+}
+
+/// Enhanced transposition cutoff: the first child (of `empties - 1` empty squares) in `list`
+/// whose table entry bounds its score at or below `-beta`, which proves at least `beta` for
+/// this node: that score and its move.
+#[inline(always)]
+fn etc_cut(
+    tt: &TransTable,
+    list: &MoveList,
+    p: u64,
+    o: u64,
+    empties: u32,
+    beta: i32,
+) -> Option<(i32, u8)> {
+    for m in &list.m[..list.n] {
+        let (np, no) = child(p, o, m);
+        if let Some(e) = tt.probe_slot(end_slot(tt, np, no, empties - 1), np, no) {
+            let s = -i32::from(e.upper);
+            if s >= beta {
+                return Some((s, m.sq));
+            }
+        }
+    }
+    None
+}
+
+/// The fewest empties at which [`order_end`] orders by shallow searches: with trained weights
+/// or without.
+#[inline(always)]
+fn ordering_search_min(sr: &Search<'_>) -> u32 {
+    if sr.weights.is_some() {
+        PATTERN_ORDER_SEARCH_MIN
+    } else {
+        ORDER_SEARCH_MIN
+    }
 }
 
 /// The endgame table's bucket for a position of `empties` empty squares: the nodes of up to
