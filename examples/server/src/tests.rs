@@ -1243,3 +1243,109 @@ fn an_unreadable_lobby_snapshot_stops_the_start_with_the_error() {
     let err = Db::open(&db).err().expect("the snapshot cannot be read");
     assert!(err.to_string().contains("state"), "{err}");
 }
+
+/// The head of the answer to a plain HTTP request, in lower case.
+async fn http_head(addr: std::net::SocketAddr, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(raw.len());
+    String::from_utf8_lossy(&raw[..split]).to_lowercase()
+}
+
+/// Every HTTP answer (the page, its files, the weights, a 404, a refused WebSocket upgrade)
+/// carries the security headers, the CSP allowing exactly what the page uses.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_the_security_headers() {
+    let server = start(test_cfg(temp_db("headers"))).await;
+    for path in [
+        "/",
+        "/index.html",
+        "/join/R12",
+        "/app.js",
+        "/worker.js",
+        "/reversi.wasm",
+        "/weights/expert.bin",
+        "/no-such-file",
+        "/../Cargo.toml",
+        "/ws",
+    ] {
+        let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        let head = http_head(server.addr, &req).await;
+        assert!(head.starts_with("http/1.1 "), "{path}: {head}");
+        let csp = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-security-policy: "))
+            .unwrap_or_else(|| panic!("{path}: no CSP in {head}"));
+        for part in [
+            "default-src 'self'",
+            "script-src 'self' 'wasm-unsafe-eval'",
+            "worker-src 'self'",
+            "connect-src 'self'",
+            "style-src 'self'",
+            "object-src 'none'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(part), "{path}: {part} missing from {csp}");
+        }
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert!(!csp.contains("'unsafe-eval'"), "{path}: {csp}");
+        assert!(
+            head.contains("\r\nx-content-type-options: nosniff"),
+            "{path}: {head}"
+        );
+        assert!(head.contains("\r\nx-frame-options: deny"), "{path}: {head}");
+        assert!(
+            head.contains("\r\nreferrer-policy: no-referrer"),
+            "{path}: {head}"
+        );
+    }
+    server.task.abort();
+}
+
+/// The accepted connections of this process whose local port is `port` (sockets with a peer).
+fn accepted_nodelay(port: u16) -> Vec<bool> {
+    use std::mem::ManuallyDrop;
+    use std::os::fd::{FromRawFd, RawFd};
+    let mut seen = Vec::new();
+    for entry in std::fs::read_dir("/proc/self/fd").expect("/proc/self/fd") {
+        let Ok(entry) = entry else { continue };
+        let Ok(fd) = entry.file_name().to_string_lossy().parse::<RawFd>() else {
+            continue;
+        };
+        let is_socket = std::fs::read_link(entry.path())
+            .is_ok_and(|l| l.to_string_lossy().starts_with("socket:"));
+        if !is_socket {
+            continue;
+        }
+        // SAFETY: the descriptor is open (listed above) and is only borrowed: ManuallyDrop
+        // never closes it. A descriptor closed meanwhile makes the calls below fail, nothing
+        // worse.
+        let s = ManuallyDrop::new(unsafe { std::net::TcpStream::from_raw_fd(fd) });
+        let local = s.local_addr().map(|a| a.port()).ok();
+        if local == Some(port) && s.peer_addr().is_ok() {
+            seen.push(s.nodelay().unwrap_or(false));
+        }
+    }
+    seen
+}
+
+/// The server sets `TCP_NODELAY` on every connection it accepts, so that back-to-back moves
+/// are not held back by Nagle's algorithm and delayed acknowledgements (about 40 ms each).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accepted_connections_have_tcp_nodelay() {
+    let server = start(test_cfg(temp_db("nodelay"))).await;
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.ping().await;
+    b.ping().await;
+    let flags = accepted_nodelay(server.addr.port());
+    assert_eq!(flags.len(), 2, "two accepted connections: {flags:?}");
+    assert!(flags.iter().all(|&on| on), "TCP_NODELAY off: {flags:?}");
+    server.task.abort();
+}
