@@ -460,6 +460,46 @@ impl Reader {
         Ok(player.map(|p| p as u64))
     }
 
+    /// The tokens handed out since `since_ms` (wall time), with their players: what a cluster
+    /// node puts back in Redis when Redis lost its data.
+    ///
+    /// # Errors
+    ///
+    /// Any SQLite error.
+    pub fn guests_since(&self, since_ms: u64) -> Result<Vec<(String, u64)>, rusqlite::Error> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stmt = conn.prepare_cached(
+            "SELECT token, player FROM guests WHERE created_ms >= ?1 ORDER BY created_ms DESC",
+        )?;
+        let rows = stmt
+            .query_map(params![since_ms as i64], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The games of `kind` that ended since `since_ms` (wall time), oldest first: what a
+    /// cluster node puts back in Redis when Redis lost its data.
+    ///
+    /// # Errors
+    ///
+    /// Any SQLite error.
+    pub fn games_since(
+        &self,
+        kind: &str,
+        since_ms: u64,
+    ) -> Result<Vec<GameRecord>, rusqlite::Error> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE kind = ?1 AND ended_ms >= ?2 ORDER BY seq"
+        ))?;
+        let rows = stmt
+            .query_map(params![kind, since_ms as i64], game_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// A player's finished games, newest first: all of them up to `limit`, or those of one room
     /// (and one game of it).
     ///

@@ -121,13 +121,18 @@ impl Node {
 
     /// A node on the Redis at `url`.
     fn start_on(url: &str, test: &str, n: usize) -> Node {
+        Node::start_leased(url, test, n, LEASE_MS)
+    }
+
+    /// A node on the Redis at `url` whose rooms' lease is `lease_ms`.
+    fn start_leased(url: &str, test: &str, n: usize, lease_ms: u64) -> Node {
         let prefix = prefix(test);
         let (child, addr) = common::spawn_server(
             Command::new(env!("CARGO_BIN_EXE_server"))
                 .args(["--addr", "127.0.0.1:0", "--db"])
                 .arg(temp_db(test, n))
                 .args(["--redis", url, "--redis-prefix", &prefix])
-                .args(["--lease-ms", &LEASE_MS.to_string()])
+                .args(["--lease-ms", &lease_ms.to_string()])
                 .stderr(Stdio::inherit()),
         );
         Node { child, addr }
@@ -427,7 +432,7 @@ async fn keys_with_ttl(
 }
 
 /// Waits until none of room `room`'s keys (its record, lease and players' current room) is
-/// left, then checks that every key of the test but the two counters expires.
+/// left, then checks that every key of the test but the generation expires.
 async fn assert_nothing_left_forever(
     con: &mut redis::aio::MultiplexedConnection,
     test: &str,
@@ -465,10 +470,11 @@ async fn assert_nothing_left_forever(
         !rooms.contains(&room.to_owned()),
         "the room is still live: {rooms:?}"
     );
-    let counters = [format!("{p}:next_player"), format!("{p}:next_room")];
+    // The generation of the cluster's data alone has no expiry (one key, whatever the load).
+    let gen = format!("{p}:gen");
     let forever: Vec<&String> = keys
         .iter()
-        .filter(|(k, ttl)| *ttl < 0 && !counters.contains(k))
+        .filter(|(k, ttl)| *ttl < 0 && **k != gen)
         .map(|(k, _)| k)
         .collect();
     assert!(forever.is_empty(), "keys without an expiry: {forever:?}");
@@ -647,6 +653,14 @@ impl PrivateRedis {
             assert!(Instant::now() < deadline, "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// SIGKILL, then a start with no data at all (its files removed): Redis lost everything.
+    fn restart_empty(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+        std::fs::create_dir_all(&self.dir).expect("a temporary directory");
+        self.run();
     }
 
     /// SIGKILL: every connection drops (the append-only file has every write).
@@ -934,4 +948,269 @@ async fn a_hosted_room_is_played_on_the_node_that_made_it() {
     })
     .await;
     assert_eq!(z.refused().await, "no_such_game");
+}
+
+/// The player seated at a seat, if a person.
+fn person(v: &SeatView) -> Option<u64> {
+    match v {
+        SeatView::Person { player, .. } => Some(*player),
+        _ => None,
+    }
+}
+
+/// The player number of a `guest` answer to `reconnect` with `token` on `addr`, once the
+/// token is known there (after Redis lost its data, the nodes put their tokens back).
+async fn reconnected(addr: SocketAddr, token: &str) -> (Client, u64) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let mut c = Client::connect(addr).await;
+        c.send(&ClientMsg::Reconnect {
+            rid: None,
+            token: token.to_owned(),
+        })
+        .await;
+        let got = c
+            .until("guest or a refusal", |m| match m {
+                ServerMsg::Guest { player, .. } => Some(Ok(player)),
+                ServerMsg::Error { code, .. } => Some(Err(code)),
+                _ => None,
+            })
+            .await;
+        match got {
+            Ok(p) => return (c, p),
+            Err(code) => {
+                assert!(
+                    code == "wrong_token" || code == "unavailable",
+                    "reconnect refused with {code}"
+                );
+                assert!(Instant::now() < deadline, "the token was never known again");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+}
+
+/// Redis restarts with no data in the middle of a game: the owner puts the room (and its
+/// lease), its guests' tokens and its players back, and the game goes on; new guests and
+/// rooms get numbers never handed out before; the tokens from before still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_goes_on_after_redis_restarts_empty() {
+    let mut redis = PrivateRedis::start("empty");
+    let url = redis.url();
+    let nodes = [0, 1, 2].map(|n| Node::start_on(&url, "empty", n));
+    let (mut x, mut y, room, [xt, yt]) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let mut s = play_moves(&mut x, &mut y, 2).await;
+    let players_before: Vec<u64> = s.seats.iter().filter_map(person).collect();
+    assert_eq!(players_before.len(), 2, "{:?}", s.seats);
+    redis.restart_empty();
+    let back = Instant::now();
+    subscribed(&url, "empty", 3).await;
+    s = play_next(&mut x, &mut y, &s).await;
+    eprintln!(
+        "empty-restart: the first move after Redis came back empty was seen by both players {} ms after Redis started",
+        back.elapsed().as_millis()
+    );
+    s = play_next(&mut x, &mut y, &s).await;
+    assert_eq!(s.game, room);
+    assert_eq!(s.history.len(), 4);
+    // New guests on the node that owns the room: other numbers, another room.
+    let (mut z, mut w, room2, _) = match_two(nodes[1].addr, nodes[2].addr).await;
+    assert_ne!(room2, room, "a room id is never handed out twice");
+    let s2 = play_moves(&mut z, &mut w, 1).await;
+    for v in &s2.seats {
+        let p = person(v).expect("a seated guest");
+        assert!(!players_before.contains(&p), "player {p} handed out twice");
+    }
+    // The tokens from before the restart still name their players, on any node.
+    for (token, addr) in [(&xt, nodes[2].addr), (&yt, nodes[0].addr)] {
+        let (_c, p) = reconnected(addr, token).await;
+        assert!(players_before.contains(&p));
+    }
+}
+
+/// A finished game, then Redis loses its data: a new guest's token reads no game of anyone
+/// else (`record` refused, `games` empty) on any node, while the players' own tokens still
+/// read it on every node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_stay_with_their_players_across_an_empty_redis_restart() {
+    let mut redis = PrivateRedis::start("leak");
+    let url = redis.url();
+    let nodes = [0, 1, 2].map(|n| Node::start_on(&url, "leak", n));
+    let (mut x, mut y, room, [xt, _yt]) = match_two(nodes[0].addr, nodes[1].addr).await;
+    play_moves(&mut x, &mut y, 2).await;
+    x.0.send(&ClientMsg::Resign {
+        rid: None,
+        game: room.clone(),
+    })
+    .await;
+    ended(&mut x.0).await;
+    ended(&mut y.0).await;
+    redis.restart_empty();
+    subscribed(&url, "leak", 3).await;
+    // New guests, one on each node that held a player of the old game.
+    let (mut z, mut w, room2, [zt, wt]) = match_two(nodes[0].addr, nodes[1].addr).await;
+    assert_ne!(room2, room);
+    play_moves(&mut z, &mut w, 1).await;
+    for token in [&zt, &wt] {
+        for n in &nodes {
+            let mut c = Client::connect(n.addr).await;
+            c.send(&ClientMsg::Record {
+                rid: None,
+                game: room.clone(),
+                token: token.clone(),
+                game_no: None,
+            })
+            .await;
+            match c.recv().await {
+                ServerMsg::Welcome { .. } => {}
+                other => panic!("expected welcome, got {other:?}"),
+            }
+            match c.recv().await {
+                ServerMsg::Error { .. } => {}
+                other => panic!("another player's game was read: {other:?}"),
+            }
+            let ServerMsg::Games { games, .. } = ask(
+                &mut c,
+                ClientMsg::Games {
+                    rid: None,
+                    token: token.clone(),
+                    limit: None,
+                },
+            )
+            .await
+            else {
+                unreachable!()
+            };
+            assert!(games.is_empty(), "a new guest reads {games:?}");
+        }
+    }
+    // The old player's token reads its game on every node (its node put the token back).
+    for n in &nodes {
+        reconnected(n.addr, &xt).await;
+        // The node that owned the game puts its record back at its next heartbeat.
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let mut c = Client::connect(n.addr).await;
+            let ServerMsg::Games { games, .. } = ask(
+                &mut c,
+                ClientMsg::Games {
+                    rid: None,
+                    token: xt.clone(),
+                    limit: None,
+                },
+            )
+            .await
+            else {
+                unreachable!()
+            };
+            assert!(games.len() <= 1, "{games:?}");
+            if let Some(g) = games.first() {
+                assert_eq!(g.game, room);
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the player's game is not read again"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+/// Redis stalls (`CLIENT PAUSE 6000 ALL`) while the side to move plays: the move is saved when
+/// Redis answers again and both players are told, each time (the owner's player and the other
+/// node's player).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_made_while_redis_stalls_is_told_to_both_players() {
+    let redis = PrivateRedis::start("pause");
+    let url = redis.url();
+    // The default lease (10 s): a 6 s stall is shorter than a lease, as in production.
+    let _nodes = [0, 1, 2].map(|n| Node::start_leased(&url, "pause", n, 10_000));
+    let (mut x, mut y, _room, _) = match_two(_nodes[0].addr, _nodes[1].addr).await;
+    let mut s = play_moves(&mut x, &mut y, 2).await;
+    let mut con = redis_con(&url).await;
+    for _ in 0..2 {
+        let n = s.history.len();
+        let () = redis::cmd("CLIENT")
+            .arg("PAUSE")
+            .arg(6000)
+            .arg("ALL")
+            .query_async(&mut con)
+            .await
+            .expect("CLIENT PAUSE");
+        let paused = Instant::now();
+        if s.to_move == Some(x.1) {
+            x.0.play_first(&s).await;
+        } else {
+            y.0.play_first(&s).await;
+        }
+        let sx = x.0.state_with(n + 1).await;
+        let sy = y.0.state_with(n + 1).await;
+        assert_eq!(sx.history, sy.history);
+        eprintln!(
+            "pause: move {} told to both {} ms after the pause began",
+            n + 1,
+            paused.elapsed().as_millis()
+        );
+        s = sx;
+    }
+}
+
+/// Redis is stopped: a move by a player on the room's owner gets `unavailable` (nothing
+/// changed) instead of silence, and the game goes on once Redis is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_while_redis_is_down_is_refused_then_played() {
+    let mut redis = PrivateRedis::start("down");
+    let url = redis.url();
+    let nodes = [0, 1, 2].map(|n| Node::start_on(&url, "down", n));
+    // The second player's node makes the match and owns the room.
+    let (mut x, mut y, _room, _) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let s = play_moves(&mut x, &mut y, 2).await;
+    redis.stop();
+    let mover_is_y = s.to_move == Some(y.1);
+    let mover = if mover_is_y { &mut y.0 } else { &mut x.0 };
+    let sent = Instant::now();
+    mover.play_first(&s).await;
+    let code = mover.refused().await;
+    assert_eq!(code, "unavailable");
+    eprintln!(
+        "down: the move was refused with unavailable after {} ms",
+        sent.elapsed().as_millis()
+    );
+    redis.run();
+    subscribed(&url, "down", 3).await;
+    let s = play_next(&mut x, &mut y, &s).await;
+    assert_eq!(s.history.len(), 3);
+}
+
+/// An invite's creator who reconnected with its token on another node is told the game
+/// started there (`matched`, the states), and plays it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_creator_who_moved_to_another_node_is_told_of_the_game() {
+    let nodes = Node::three("moved");
+    let mut d = Client::connect(nodes[2].addr).await;
+    d.send(&ClientMsg::InviteCreate { rid: None }).await;
+    let (_, token) = d.guest().await;
+    let code = d
+        .until("invite", |m| match m {
+            ServerMsg::Invite { code, .. } => Some(code),
+            _ => None,
+        })
+        .await;
+    let (mut d2, _) = reconnected(nodes[1].addr, &token).await;
+    let mut e = Client::connect(nodes[0].addr).await;
+    e.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: code.clone(),
+    })
+    .await;
+    let (room, ec) = e.matched().await;
+    let (room_d, dc) = d2.matched().await;
+    assert_eq!(room, room_d);
+    assert_ne!(ec, dc);
+    let mut dd = (d2, dc);
+    let mut ee = (e, ec);
+    let s = play_moves(&mut dd, &mut ee, 2).await;
+    assert_eq!(s.game, room);
+    drop(d);
 }

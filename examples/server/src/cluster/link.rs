@@ -3,6 +3,7 @@
 //! next request opens a new one, no sooner than a backoff (100 ms, doubling up to 5 s) after the
 //! last failed attempt. Meanwhile requests fail at once with a message saying so.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -31,6 +32,9 @@ struct State {
 pub(super) struct Link {
     client: Client,
     state: Arc<Mutex<State>>,
+    /// Whether the last attempt to reach Redis failed for want of a connection (set when a
+    /// connection drops or cannot be opened, cleared by the next answer).
+    down: Arc<AtomicBool>,
 }
 
 impl Link {
@@ -44,7 +48,21 @@ impl Link {
                 retry_at: Instant::now(),
                 backoff: BACKOFF_MIN,
             })),
+            down: Arc::new(AtomicBool::new(false)),
         })
+    }
+
+    /// Whether Redis is known to be out of reach now: the connection dropped or could not be
+    /// opened, and no request has been answered since. (A Redis that stalls without dropping
+    /// the connection is not "down": its requests time out one by one.)
+    pub(super) fn is_down(&self) -> bool {
+        self.down.load(Ordering::Relaxed)
+    }
+
+    /// Asks Redis whether it answers (`PING`), which opens the connection again when it
+    /// dropped and the backoff allows: keeps [`Link::is_down`] current between requests.
+    pub(super) async fn check(&self) {
+        let _ = self.query::<String>(&redis::cmd("PING")).await;
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -59,6 +77,7 @@ impl Link {
                 return Ok(c.clone());
             }
             if Instant::now() < s.retry_at {
+                self.down.store(true, Ordering::Relaxed);
                 return Err("the connection to Redis is down; reconnecting".to_owned());
             }
         }
@@ -71,6 +90,7 @@ impl Link {
                 Ok(c)
             }
             Err(e) => {
+                self.down.store(true, Ordering::Relaxed);
                 let mut s = self.lock();
                 s.retry_at = Instant::now() + s.backoff;
                 s.backoff = next_backoff(s.backoff);
@@ -83,6 +103,7 @@ impl Link {
     fn failed(&self, e: &redis::RedisError) -> String {
         if e.is_unrecoverable_error() || e.is_connection_dropped() {
             let mut s = self.lock();
+            self.down.store(true, Ordering::Relaxed);
             if s.con.take().is_some() {
                 tracing::warn!(error = %e, "the connection to Redis dropped");
             }
@@ -96,11 +117,16 @@ impl Link {
     pub(super) async fn query<T: FromRedisValue>(&self, c: &redis::Cmd) -> Result<T, String> {
         let mut con = self.con().await?;
         match c.query_async(&mut con).await {
-            Ok(v) => Ok(v),
+            Ok(v) => {
+                self.down.store(false, Ordering::Relaxed);
+                Ok(v)
+            }
             Err(e) if e.is_connection_dropped() => {
                 self.failed(&e);
                 let mut con = self.con().await?;
-                c.query_async(&mut con).await.map_err(|e| self.failed(&e))
+                let v = c.query_async(&mut con).await.map_err(|e| self.failed(&e))?;
+                self.down.store(false, Ordering::Relaxed);
+                Ok(v)
             }
             Err(e) => Err(self.failed(&e)),
         }
@@ -110,11 +136,16 @@ impl Link {
     pub(super) async fn pipe<T: FromRedisValue>(&self, p: &redis::Pipeline) -> Result<T, String> {
         let mut con = self.con().await?;
         match p.query_async(&mut con).await {
-            Ok(v) => Ok(v),
+            Ok(v) => {
+                self.down.store(false, Ordering::Relaxed);
+                Ok(v)
+            }
             Err(e) if e.is_connection_dropped() => {
                 self.failed(&e);
                 let mut con = self.con().await?;
-                p.query_async(&mut con).await.map_err(|e| self.failed(&e))
+                let v = p.query_async(&mut con).await.map_err(|e| self.failed(&e))?;
+                self.down.store(false, Ordering::Relaxed);
+                Ok(v)
             }
             Err(e) => Err(self.failed(&e)),
         }

@@ -5,7 +5,8 @@
 //! With it, the node's online commands go to one task of this module (the node's actor) instead
 //! of the lobby:
 //!
-//! - Guests are global: player numbers come from `INCR {prefix}:next_player`, tokens are kept
+//! - Guests are global: player numbers (and room numbers) are random below 2^53, so that none
+//!   is handed out twice whatever Redis forgets; tokens are kept
 //!   as `{prefix}:token:<token>`, and `{prefix}:at:<player>` names the node the player is
 //!   connected to. Reconnection with the token works on any node.
 //! - The random-match queue is one Redis list, popped and pushed by one Lua script (atomic);
@@ -24,7 +25,9 @@
 //!   marks disconnected the players whose node is gone, moves the clocks on by wall time
 //!   (`handle_timeout`) and serves the room from then on. A command that found no owner
 //!   listening waits on its node and is sent again at each sweep.
-//! - Every key expires but the counters `next_player` and `next_room`: tokens 25 h after their
+//! - Every key expires but the generation `{prefix}:gen` (a random value: when it is gone or
+//!   changed, Redis lost its data, and each node puts back its rooms, the tokens it handed out,
+//!   its players and the games that ended on it): tokens 25 h after their
 //!   last use, a player's node and current room and a live room's record 3 h after their last
 //!   refresh; an ended room deletes its keys. A finished game's record (the SQLite `games` row as
 //!   JSON, `{prefix}:game:<room>:<n>`) and each player's list of them (`{prefix}:played:<player>`)
@@ -94,8 +97,11 @@ enum Input {
     Undelivered(node::Forward),
     /// A room whose save found the lease held by another node.
     Lost(String),
-    /// A job whose save failed (Redis unreachable): saved and told again at the next sweep.
-    Unsaved(node::Job),
+    /// A job whose save failed (Redis unreachable): saved and told again at the next sweep;
+    /// `true` when the save surely did not reach Redis (its connection was down).
+    Unsaved(node::Job, bool),
+    /// A command that could not be published for want of Redis: its sender is told.
+    Unsent(node::Forward),
     /// The node's subscription dropped (`false`) or is back (`true`).
     Listening(bool),
 }

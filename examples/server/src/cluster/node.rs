@@ -1,6 +1,6 @@
 //! The node's actor: its connected players, the rooms it owns, and its talk with Redis.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,9 +40,20 @@ pub enum Wire {
         text: String,
         #[serde(default)]
         matched: bool,
+        /// Whether it was passed on already by a node where the player no longer was (it is
+        /// passed on once, to the node Redis names).
+        #[serde(default)]
+        hop: bool,
     },
-    /// The player reconnected on another node: the receiving node lets its connection go.
-    Drop { player: u64 },
+    /// The player reconnected on `node`: the receiving node lets its connection go, and hands
+    /// the player's wait or invite to that node.
+    Drop {
+        player: u64,
+        #[serde(default)]
+        node: Option<String>,
+    },
+    /// A player's wait or open invite, handed over from the node it left.
+    Adopt { player: u64, act: Act },
     /// The room was taken over by the sending node: the receiving node's players in it sync.
     Moved { room: String, players: Vec<u64> },
     /// `accepter` (on `node`) accepted the rematch `offerer` (on the receiving node) offered
@@ -69,6 +80,10 @@ pub struct Forward {
     op: Op,
     /// When it was first sent (ms): a command that finds no owner for too long is refused.
     since: u64,
+    /// A random id: a command published again (its first publication timed out, and may have
+    /// arrived after all) is applied once.
+    #[serde(default)]
+    id: u64,
 }
 
 /// The room commands a player's node forwards.
@@ -125,6 +140,15 @@ impl Keys {
     fn rematch(&self, room: &str) -> String {
         format!("{}:rematch:{room}", self.0)
     }
+    /// Left by a room that ended, so that no node saves it again.
+    fn tomb(&self, room: &str) -> String {
+        format!("{}:ended:{room}", self.0)
+    }
+    /// The generation of the cluster's Redis data: a random value set once, with no expiry,
+    /// so that a node sees when Redis lost its data (the key is gone or another value).
+    fn gen(&self) -> String {
+        format!("{}:gen", self.0)
+    }
 }
 
 /// How long a player's `at` and `proom` keys and a live room's record last without being
@@ -139,6 +163,9 @@ pub(super) const RECORD_TTL_MS: u64 = 25 * 3600 * 1000;
 const REFRESH: Duration = Duration::from_secs(600);
 /// The most finished games kept per player in Redis.
 const PLAYED_MAX: i64 = 50;
+/// The tokens a node puts back in Redis after Redis lost its data: those it handed out within
+/// this time (a token is valid 25 h from its last use, which only Redis knew).
+const GUESTS_KEPT_MS: u64 = 7 * 24 * 3600 * 1000;
 
 /// A save that must succeed before a job's messages go out.
 pub(super) enum Save {
@@ -146,6 +173,8 @@ pub(super) enum Save {
         room: String,
         state: String,
         kind: String,
+        version: u64,
+        players: Vec<u64>,
     },
     Delete {
         room: String,
@@ -170,11 +199,27 @@ pub(super) struct Job {
     save: Option<Save>,
     finished: Vec<GameRecord>,
     sends: Vec<Out2>,
+    /// Sent instead of `sends` when the save finds the room is another node's now (the command
+    /// that made the change was not kept: its sender is told to send it again).
+    on_lost: Vec<Out2>,
+    /// The room before the command that made this change, to go back to when the save surely
+    /// did not happen (Redis out of reach): its sender is told `unavailable` then.
+    revert: Option<Box<Revert>>,
+}
+
+/// How to undo a command whose change could not be saved.
+pub(super) struct Revert {
+    before: Room<ReversiGame>,
+    /// The room's version after the command (undone only while nothing came after it).
+    after: u64,
+    /// The refusal to its sender (by [`Node::to_player`]).
+    refusal: (PlayerId, Utf8Bytes),
 }
 
 /// What a player connected to this node is doing (waits and invites are the node's business).
-#[derive(Debug, Clone, PartialEq)]
-enum Act {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "act", rename_all = "snake_case")]
+pub enum Act {
     Idle,
     Waiting {
         entry: String,
@@ -229,7 +274,19 @@ struct Node {
     listening: bool,
     /// The connections bound to this node's own task for hosted rooms.
     hosted_conns: BTreeSet<u64>,
+    /// The I/O task's connection (whether it is down counts too).
+    io_link: Link,
+    /// The generation of Redis's data this node last saw ([`Keys::gen`]).
+    gen: String,
+    /// When this node last saw that Redis lost its data (wall ms; 0: never).
+    reset_at: u64,
+    /// The ids of the last commands applied here (a command published twice is applied once).
+    applied: HashSet<u64>,
+    applied_order: VecDeque<u64>,
 }
+
+/// How many applied commands' ids a node remembers.
+const APPLIED_MAX: usize = 4096;
 
 type Res<T> = Result<T, Refusal>;
 
@@ -252,7 +309,7 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
     let (io, io_rx) = mpsc::unbounded_channel();
     let lease_ms = u64::try_from(cfg.lease.as_millis()).unwrap_or(u64::MAX);
     tokio::spawn(io_task(
-        io_link,
+        io_link.clone(),
         keys.clone(),
         me.clone(),
         lease_ms,
@@ -260,6 +317,7 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         back.clone(),
     ));
     tokio::spawn(listen(client, channel, pubsub, back));
+    tokio::spawn(watch(vec![link.clone(), io_link.clone()]));
     let lobby = &hub.cfg.online.lobby;
     let mut node = Node {
         settings: lobby.room,
@@ -283,7 +341,13 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         undeleted: Vec::new(),
         listening: true,
         hosted_conns: BTreeSet::new(),
+        io_link,
+        gen: String::new(),
+        reset_at: 0,
+        applied: HashSet::new(),
+        applied_order: VecDeque::new(),
     };
+    node.gen = node.generation().await.map_err(|e| e.message)?.0;
     node.heartbeat().await.map_err(|e| e.message)?;
     tracing::info!(node = %me, lease_ms, prefix = %cfg.prefix, "joined the cluster");
     tokio::spawn(node.run(rx, back_rx));
@@ -292,6 +356,23 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         node: me,
         reads: Reads { link, keys },
     })
+}
+
+/// How often a node asks Redis whether it answers, so that a request that needs Redis while
+/// it is out of reach is refused at once (`unavailable`) rather than waiting on it.
+const WATCH: Duration = Duration::from_millis(500);
+
+/// Keeps [`Link::is_down`] current: each link is asked every [`WATCH`] (a link that is down
+/// opens its connection again as its backoff allows).
+async fn watch(links: Vec<Link>) {
+    let mut tick = tokio::time::interval(WATCH);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        for l in &links {
+            l.check().await;
+        }
+    }
 }
 
 async fn subscribe(
@@ -477,27 +558,41 @@ impl Reads {
 fn save_cmd(keys: &Keys, me: &str, lease_ms: u64, s: &Save) -> redis::Cmd {
     let mut c = redis::cmd("EVAL");
     match s {
-        Save::Put { room, state, kind } => {
+        Save::Put {
+            room,
+            state,
+            kind,
+            version,
+            players,
+        } => {
             c.arg(scripts::SAVE)
-                .arg(2)
+                .arg(4 + players.len())
                 .arg(keys.lease(room))
                 .arg(keys.room(room))
-                .arg(me)
-                .arg(state)
-                .arg(kind)
-                .arg(lease_ms)
-                .arg(LIVE_TTL_MS);
-        }
-        Save::Delete { room, players } => {
-            c.arg(scripts::DELETE)
-                .arg(3 + players.len())
-                .arg(keys.lease(room))
-                .arg(keys.room(room))
-                .arg(keys.k("rooms"));
+                .arg(keys.k("rooms"))
+                .arg(keys.tomb(room));
             for p in players {
                 c.arg(keys.proom(*p));
             }
-            c.arg(me).arg(room);
+            c.arg(me)
+                .arg(state)
+                .arg(kind)
+                .arg(lease_ms)
+                .arg(LIVE_TTL_MS)
+                .arg(*version)
+                .arg(room);
+        }
+        Save::Delete { room, players } => {
+            c.arg(scripts::DELETE)
+                .arg(4 + players.len())
+                .arg(keys.lease(room))
+                .arg(keys.room(room))
+                .arg(keys.k("rooms"))
+                .arg(keys.tomb(room));
+            for p in players {
+                c.arg(keys.proom(*p));
+            }
+            c.arg(me).arg(room).arg(RECORD_TTL_MS);
         }
     }
     c
@@ -566,12 +661,15 @@ async fn io_task(
             }
         }
         let mut unsaved = Vec::new();
+        let mut lost_sends = Vec::new();
+        let mut down = false;
         if !saved.is_empty() {
             match link.pipe::<Vec<i64>>(&pipe).await {
                 Ok(rs) => {
                     for (&i, r) in saved.iter().zip(rs) {
                         if r != 1 {
                             ok[i] = false;
+                            lost_sends.push(i);
                             if let Some(Save::Put { room, .. } | Save::Delete { room, .. }) =
                                 &batch[i].save
                             {
@@ -583,6 +681,7 @@ async fn io_task(
                 }
                 Err(e) => {
                     tracing::error!(error = %e, "rooms not saved: saved and told at the next sweep");
+                    down = link.is_down();
                     for &i in &saved {
                         ok[i] = false;
                         unsaved.push(i);
@@ -607,11 +706,26 @@ async fn io_task(
             }
         }
         let mut pipe = redis::pipe();
-        let mut forwards = Vec::new();
+        let mut forwards: Vec<Option<Forward>> = Vec::new();
         let mut batch: Vec<Option<Job>> = batch.into_iter().map(Some).collect();
         for i in unsaved {
             if let Some(j) = batch[i].take() {
-                let _ = back.send(Input::Unsaved(j));
+                let _ = back.send(Input::Unsaved(j, down));
+            }
+        }
+        for i in lost_sends {
+            if let Some(j) = batch[i].take() {
+                for s in j.on_lost {
+                    match s {
+                        Out2::Local(out, text) => {
+                            let _ = out.try_send(text);
+                        }
+                        Out2::Publish { node, payload, .. } => {
+                            pipe.cmd("PUBLISH").arg(keys.channel(&node)).arg(payload);
+                            forwards.push(None);
+                        }
+                    }
+                }
             }
         }
         for (j, ok) in batch.into_iter().zip(ok) {
@@ -646,10 +760,18 @@ async fn io_task(
                 }
                 Err(e) => {
                     tracing::error!(error = %e, "cluster messages not published");
-                    // The commands wait for the next sweep; the states are sent again when
-                    // their rooms next change (or the players sync).
+                    // Redis out of reach: the commands surely did not go out, and their
+                    // senders are told so. Otherwise (a time-out: they may have gone out) they
+                    // wait for the next sweep and go again (the owner applies a command once).
+                    // The states are sent again when their rooms next change (or the players
+                    // sync).
+                    let down = link.is_down();
                     for f in forwards.into_iter().flatten() {
-                        let _ = back.send(Input::Undelivered(f));
+                        let _ = back.send(if down {
+                            Input::Unsent(f)
+                        } else {
+                            Input::Undelivered(f)
+                        });
                     }
                 }
             }
@@ -730,7 +852,14 @@ impl Node {
                     .or_insert_with(|| (out.clone(), None));
                 let kind = msg.kind();
                 let rid = msg.rid().cloned();
-                if let Err(r) = self.client(conn, &out, msg).await {
+                let refused =
+                    if needs_redis(&msg) && (self.link.is_down() || self.io_link.is_down()) {
+                        // Never silence: refused at once, nothing changed.
+                        Err(store_err("Redis is out of reach; the node is reconnecting"))
+                    } else {
+                        self.client(conn, &out, msg).await
+                    };
+                if let Err(r) = refused {
                     tracing::debug!(code = %r.code, request = kind, "refused");
                     let _ = out.try_send(Utf8Bytes::from(
                         r.to_json(Some(kind), rid.as_ref()).to_string(),
@@ -743,18 +872,58 @@ impl Node {
                 player,
                 text,
                 matched,
+                hop,
             }) => {
                 if let Some(l) = self.players.get_mut(&PlayerId(player)) {
                     if matched {
                         l.act = Act::Idle;
                     }
                     let _ = l.out.try_send(Utf8Bytes::from(text));
+                } else if !hop {
+                    // The player moved to another node after the sender last saw it: passed on
+                    // once, to the node Redis names now.
+                    self.pass_on(player, text, matched).await;
                 }
             }
-            Input::Wire(Wire::Drop { player }) => {
+            Input::Wire(Wire::Drop { player, node }) => {
                 if let Some(l) = self.players.remove(&PlayerId(player)) {
                     if let Some(c) = self.conns.get_mut(&l.conn) {
                         c.1 = None;
+                    }
+                    // A wait or an invite goes on at the player's new node (it ends there,
+                    // is matched there, or expires there).
+                    if let (Some(node), Act::Waiting { .. } | Act::Inviting { .. }) = (node, &l.act)
+                    {
+                        let payload = serde_json::to_string(&Wire::Adopt {
+                            player,
+                            act: l.act.clone(),
+                        })
+                        .expect("a message serialises");
+                        let _ = self.io.send(Job {
+                            sends: vec![Out2::Publish {
+                                node,
+                                payload,
+                                forward: None,
+                            }],
+                            ..Job::default()
+                        });
+                    }
+                }
+            }
+            Input::Wire(Wire::Adopt { player, act }) => {
+                let p = PlayerId(player);
+                if let Some(l) = self.players.get_mut(&p) {
+                    if l.act == Act::Idle {
+                        let until = match &act {
+                            Act::Waiting { until, .. } | Act::Inviting { until, .. } => {
+                                Some(*until)
+                            }
+                            Act::Idle => None,
+                        };
+                        l.act = act;
+                        if let Some(u) = until {
+                            self.local_timers.insert((u, player));
+                        }
                     }
                 }
             }
@@ -788,6 +957,7 @@ impl Node {
                         player: accepter,
                         text: text.as_str().to_owned(),
                         matched: false,
+                        hop: false,
                     })
                     .expect("a message serialises");
                     tracing::debug!(room = %room, code = %r.code, "rematch not made");
@@ -805,13 +975,25 @@ impl Node {
                 self.owners.remove(&f.room);
                 self.pending.push(f);
             }
-            Input::Unsaved(job) => match &job.save {
+            Input::Unsaved(job, surely) => match &job.save {
                 Some(Save::Put { room, .. }) => {
-                    self.unsaved.insert(room.clone());
+                    let room = room.clone();
+                    if let (true, Some(r)) = (surely, job.revert) {
+                        self.revert(&room, *r);
+                    }
+                    self.unsaved.insert(room);
                 }
                 Some(Save::Delete { .. }) => self.undeleted.push(job),
                 None => {}
             },
+            Input::Unsent(f) => {
+                if let Some(l) = self.players.get(&PlayerId(f.player)) {
+                    let r = store_err("Redis is out of reach; the node is reconnecting");
+                    let _ = l
+                        .out
+                        .try_send(text_of(&r.to_json(Some(&f.kind), f.rid.as_ref()), None));
+                }
+            }
             Input::Listening(up) => {
                 let was = std::mem::replace(&mut self.listening, up);
                 if up && !was {
@@ -827,6 +1009,69 @@ impl Node {
                 }
             }
         }
+    }
+
+    /// Undoes a command whose change surely was not saved (Redis out of reach), while nothing
+    /// came after it, and tells its sender `unavailable`: nothing changed.
+    fn revert(&mut self, id: &str, r: Revert) {
+        let Some(o) = self.rooms.get_mut(id) else {
+            return;
+        };
+        if o.room.version() != r.after {
+            return;
+        }
+        o.room = r.before;
+        let deadline = o.room.poll_timeout().map(|t| t.0);
+        let old = std::mem::replace(&mut o.deadline, deadline);
+        if let Some(d) = old {
+            self.timers.remove(&(d, id.to_owned()));
+        }
+        if let Some(d) = deadline {
+            self.timers.insert((d, id.to_owned()));
+        }
+        tracing::info!(room = %id, "a change not saved for want of Redis was undone; its sender is told");
+        let (p, text) = r.refusal;
+        if let Some(s) = self.to_player(p, text, false) {
+            match s {
+                Out2::Local(out, text) => {
+                    let _ = out.try_send(text);
+                }
+                s @ Out2::Publish { .. } => {
+                    let _ = self.io.send(Job {
+                        sends: vec![s],
+                        ..Job::default()
+                    });
+                }
+            }
+        }
+    }
+
+    /// How long a command waits for a room's owner before it is refused (`unavailable`).
+    fn give_up(&self) -> u64 {
+        self.lease_ms.saturating_mul(3).saturating_add(10_000)
+    }
+
+    /// Passes a message on to the node where `player` is connected now, if another.
+    async fn pass_on(&mut self, player: u64, text: String, matched: bool) {
+        let node = match self.get(self.keys.at(player)).await {
+            Ok(Some(n)) if n != self.me => n,
+            _ => return,
+        };
+        let payload = serde_json::to_string(&Wire::Deliver {
+            player,
+            text,
+            matched,
+            hop: true,
+        })
+        .expect("a message serialises");
+        let _ = self.io.send(Job {
+            sends: vec![Out2::Publish {
+                node,
+                payload,
+                forward: None,
+            }],
+            ..Job::default()
+        });
     }
 
     // ---- Redis helpers ----
@@ -889,8 +1134,35 @@ impl Node {
         self.q(redis::cmd("GET").arg(key)).await
     }
 
-    /// Renews this node's life key and its rooms' leases; drops the rooms it lost.
+    /// The generation of Redis's data, set by this node when it is missing: the value, and
+    /// whether this node set it.
+    async fn generation(&mut self) -> Res<(String, bool)> {
+        let mut bits = [0u8; 8];
+        rand::rng().fill(&mut bits);
+        let mine: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+        let before: Option<String> = self
+            .q(redis::cmd("SET")
+                .arg(self.keys.gen())
+                .arg(&mine)
+                .arg("NX")
+                .arg("GET"))
+            .await?;
+        Ok(match before {
+            Some(g) => (g, false),
+            None => (mine, true),
+        })
+    }
+
+    /// Renews this node's life key and its rooms' leases; drops the rooms it lost; puts back
+    /// what Redis forgot when it lost its data.
     async fn heartbeat(&mut self) -> Res<()> {
+        let (gen, _) = self.generation().await?;
+        if gen != self.gen {
+            tracing::warn!(before = %self.gen, now = %gen, "Redis lost its data: putting this node's rooms, guests and games back");
+            self.gen = gen;
+            self.reset_at = wall_now().0;
+            self.restore().await?;
+        }
         let alive = self.keys.alive(&self.me);
         let me = self.me.clone();
         let lease = self.lease_ms;
@@ -904,13 +1176,96 @@ impl Node {
                 c.arg(self.keys.lease(id));
             }
             c.arg(&me).arg(lease);
-            let lost: Vec<usize> = self.q(&c).await?;
+            let (lost, free): (Vec<usize>, Vec<usize>) = self.q(&c).await?;
             for i in lost {
                 if let Some(id) = chunk.get(i.wrapping_sub(1)) {
                     tracing::warn!(room = %id, "the room's lease was lost");
                     self.handle(Input::Lost(id.clone())).await;
                 }
             }
+            for i in free {
+                if let Some(id) = chunk.get(i.wrapping_sub(1)) {
+                    // Saved again: the save takes the lease back unless the room moved on.
+                    tracing::warn!(room = %id, "the room's lease was gone: saving the room again");
+                    self.finish_room(id, wall_now(), None, Vec::new());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After Redis lost its data: this node's players (their tokens, where they are, their
+    /// waits and invites), the tokens it handed out and the games that ended on it within a
+    /// day go back into Redis; its rooms are saved again (which takes their leases back and
+    /// tells their players).
+    async fn restore(&mut self) -> Res<()> {
+        let now = wall_now().0;
+        let mut pipe = redis::pipe();
+        for (p, l) in &self.players {
+            pipe.cmd("SET")
+                .arg(self.keys.token(&l.token))
+                .arg(p.0)
+                .arg("PX")
+                .arg(TOKEN_TTL_MS)
+                .ignore()
+                .cmd("SET")
+                .arg(self.keys.at(p.0))
+                .arg(&self.me)
+                .arg("PX")
+                .arg(LIVE_TTL_MS)
+                .ignore();
+            match &l.act {
+                Act::Waiting { entry, until } if *until > now => {
+                    pipe.cmd("RPUSH")
+                        .arg(self.keys.k("queue"))
+                        .arg(entry)
+                        .ignore();
+                }
+                Act::Inviting { code, value, until } if *until > now => {
+                    pipe.cmd("SET")
+                        .arg(self.keys.invite(code))
+                        .arg(value)
+                        .arg("NX")
+                        .arg("PX")
+                        .arg(until - now)
+                        .ignore();
+                }
+                _ => {}
+            }
+        }
+        let reader = self.hub.reader.clone();
+        let since = now.saturating_sub(GUESTS_KEPT_MS);
+        let games_since = now.saturating_sub(RECORD_TTL_MS);
+        let read = tokio::task::spawn_blocking(move || {
+            let guests = reader.guests_since(since)?;
+            let mut games = reader.games_since("random", games_since)?;
+            games.extend(reader.games_since("invite", games_since)?);
+            games.sort_by_key(|g| g.ended_ms);
+            Ok::<_, rusqlite::Error>((guests, games))
+        })
+        .await
+        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?;
+        match read {
+            Ok((guests, games)) => {
+                for (token, player) in guests {
+                    pipe.cmd("SET")
+                        .arg(self.keys.token(&token))
+                        .arg(player)
+                        .arg("NX")
+                        .arg("PX")
+                        .arg(TOKEN_TTL_MS)
+                        .ignore();
+                }
+                for g in &games {
+                    finished_cmds(&mut pipe, &self.keys, g);
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "this node's guests and games not put back"),
+        }
+        self.qp::<()>(&pipe).await?;
+        let ids: Vec<String> = self.rooms.keys().cloned().collect();
+        for id in ids {
+            self.finish_room(&id, wall_now(), None, Vec::new());
         }
         Ok(())
     }
@@ -941,9 +1296,7 @@ impl Node {
         if let Some(p) = self.player_of(conn) {
             return Ok(p);
         }
-        let n: u64 = self
-            .q(redis::cmd("INCR").arg(self.keys.k("next_player")))
-            .await?;
+        let n = fresh_number();
         let mut bits = [0u8; 16];
         rand::rng().fill(&mut bits);
         let token: String = bits.iter().map(|b| format!("{b:02x}")).collect();
@@ -975,6 +1328,28 @@ impl Node {
             rid,
         ));
         Ok(p)
+    }
+
+    /// The player of a token this node handed out (its own database), put back in Redis.
+    async fn own_token(&mut self, token: &str) -> Res<Option<u64>> {
+        let reader = self.hub.reader.clone();
+        let t = token.to_owned();
+        let player = tokio::task::spawn_blocking(move || reader.player_of(&t))
+            .await
+            .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+            .map_err(finished::db_err)?;
+        if let Some(n) = player {
+            self.q::<()>(
+                redis::cmd("SET")
+                    .arg(self.keys.token(token))
+                    .arg(n)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(TOKEN_TTL_MS),
+            )
+            .await?;
+        }
+        Ok(player)
     }
 
     /// Refuses a lobby command of a player who is busy (waiting, inviting or playing).
@@ -1149,11 +1524,19 @@ impl Node {
                         "this connection already has a guest: reconnect on a new connection",
                     ));
                 }
-                let n: u64 = self
+                let known: Option<u64> = self
                     .get(self.keys.token(&token))
                     .await?
-                    .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| room_refusal(&RoomError::WrongToken))?;
+                    .and_then(|s| s.parse().ok());
+                let n = match known {
+                    Some(n) => n,
+                    // Not in Redis (it lost its data, say): a token this node handed out is
+                    // in its own database, and goes back into Redis.
+                    None => self
+                        .own_token(&token)
+                        .await?
+                        .ok_or_else(|| room_refusal(&RoomError::WrongToken))?,
+                };
                 let p = PlayerId(n);
                 if let Some(old) = self.players.remove(&p) {
                     // The token proves who it is: the old connection is replaced.
@@ -1184,8 +1567,11 @@ impl Node {
                     .ignore();
                 let (before,): (Option<String>,) = self.qp(&pipe).await?;
                 if let Some(node) = before.filter(|n| *n != self.me) {
-                    let payload = serde_json::to_string(&Wire::Drop { player: n })
-                        .expect("a message serialises");
+                    let payload = serde_json::to_string(&Wire::Drop {
+                        player: n,
+                        node: Some(self.me.clone()),
+                    })
+                    .expect("a message serialises");
                     let _ = self.io.send(Job {
                         save: None,
                         sends: vec![Out2::Publish {
@@ -1405,13 +1791,15 @@ impl Node {
             .await
     }
 
-    /// The refusal for a room that has no record: over when its number was given out.
-    async fn gone_room(&mut self, r: RoomId, game: &str) -> Res<Refusal> {
-        let last: Option<u64> = self
-            .get(self.keys.k("next_room"))
-            .await?
-            .and_then(|s| s.parse().ok());
-        Ok(if r.0 >= 1 && r.0 <= last.unwrap_or(0) {
+    /// The refusal for a room that has no record: over when it ended (its tombstone or its
+    /// finished record is in Redis, or this node recorded it), unknown otherwise.
+    async fn gone_room(&mut self, _r: RoomId, game: &str) -> Res<Refusal> {
+        let mut pipe = redis::pipe();
+        pipe.cmd("EXISTS")
+            .arg(self.keys.tomb(game))
+            .arg(self.keys.game(game, 1));
+        let (n,): (i64,) = self.qp(&pipe).await?;
+        Ok(if n > 0 {
             game_over(game)
         } else {
             crate::hub::no_such_game(game)
@@ -1479,10 +1867,13 @@ impl Node {
         second: PlayerId,
         rid: Option<(PlayerId, &Value)>,
     ) -> Res<()> {
-        let n: u64 = self
-            .q(redis::cmd("INCR").arg(self.keys.k("next_room")))
-            .await?;
-        let id = online_id(RoomId(n));
+        let id = online_id(RoomId(fresh_number()));
+        // Where each player is connected now (a player may have moved since it queued or
+        // made its invite); as the entry says when Redis does not know.
+        let first = match self.get(self.keys.at(first.0 .0)).await? {
+            Some(n) => (first.0, n),
+            None => first,
+        };
         let mut seats = [first.0, second];
         if rand::rng().random::<bool>() {
             seats.swap(0, 1);
@@ -1504,6 +1895,8 @@ impl Node {
             .arg(state)
             .arg("kind")
             .arg(kind)
+            .arg("v")
+            .arg(room.version())
             .ignore()
             .cmd("PEXPIRE")
             .arg(self.keys.room(&id))
@@ -1560,6 +1953,7 @@ impl Node {
             player: p.0,
             text: text.as_str().to_owned(),
             matched,
+            hop: false,
         })
         .expect("a message serialises");
         Some(Out2::Publish {
@@ -1588,6 +1982,7 @@ impl Node {
             rid: rid.cloned(),
             op,
             since: now.0,
+            id: rand::rng().random_range(1..u64::MAX),
         };
         self.send_forward(f).await
     }
@@ -1602,7 +1997,14 @@ impl Node {
             None => match self.take_over(&f.room).await? {
                 Some(o) => o,
                 None => {
-                    // No record: the room is over (or never was).
+                    // No record: the room is over (or never was), or Redis lost its data
+                    // lately and the owner has not put it back yet: the command waits for
+                    // the next sweep then.
+                    let recent = wall_now().0.saturating_sub(self.reset_at) <= self.give_up();
+                    if self.reset_at > 0 && recent {
+                        self.pending.push(f);
+                        return Ok(());
+                    }
                     if matches!(f.op, Op::Move { .. } | Op::Resign) {
                         let r = parse_online_id(&f.room).unwrap_or(RoomId(0));
                         return Err(self.gone_room(r, &f.room).await?);
@@ -1633,6 +2035,12 @@ impl Node {
     /// Takes room `id` over if its lease is free and it has a record: the owner afterwards
     /// (this node or the one that was quicker), or `None` when there is no such room.
     async fn take_over(&mut self, id: &str) -> Res<Option<String>> {
+        // No record, no room: the lease is left alone (taking it would make a live owner that
+        // is putting the room back after Redis lost its data believe it lost the room).
+        let exists: i64 = self.q(redis::cmd("EXISTS").arg(self.keys.room(id))).await?;
+        if exists == 0 {
+            return Ok(None);
+        }
         let took: Option<String> = self
             .q(redis::cmd("SET")
                 .arg(self.keys.lease(id))
@@ -1747,6 +2155,7 @@ impl Node {
                 .as_str()
                 .to_owned(),
                 matched: false,
+                hop: false,
             })
             .expect("a message serialises");
             let _ = self.io.send(Job {
@@ -1760,6 +2169,18 @@ impl Node {
             });
             return;
         };
+        if f.id != 0 {
+            if !self.applied.insert(f.id) {
+                tracing::debug!(room = %f.room, "a command published twice: applied once");
+                return;
+            }
+            self.applied_order.push_back(f.id);
+            while self.applied_order.len() > APPLIED_MAX {
+                if let Some(old) = self.applied_order.pop_front() {
+                    self.applied.remove(&old);
+                }
+            }
+        }
         let mut extra = Vec::new();
         let known = self.locs.get(&p).cloned();
         let moved = known.as_ref().is_some_and(|n| *n != f.node);
@@ -1767,6 +2188,7 @@ impl Node {
             self.locs.insert(p, f.node.clone());
         }
         let room = &mut o.room;
+        let before = matches!(f.op, Op::Move { .. } | Op::Resign | Op::Leave).then(|| room.clone());
         // A command from the player's node says the player is there: a player the room took
         // for gone (its node was out of reach when the room was taken over) is back.
         if matches!(f.op, Op::Move { .. } | Op::Resign | Op::Leave)
@@ -1811,7 +2233,7 @@ impl Node {
                 r
             }
         };
-        if let Err(e) = result {
+        if let Err(e) = &result {
             let over = room.closed().is_some() || (!room.in_game() && room.result().is_some());
             let r = if over
                 && matches!(
@@ -1823,7 +2245,7 @@ impl Node {
                 ) {
                 game_over(&f.room)
             } else {
-                room_refusal(&e)
+                room_refusal(e)
             };
             extra.push((p, refuse(&r)));
         }
@@ -1833,7 +2255,24 @@ impl Node {
             let v = state_msg("online", &f.room, room, now).value();
             extra.push((p, text_of(&v, None)));
         }
-        self.finish_room(&f.room, now, req, extra);
+        let lost = refuse(&Refusal::new(
+            "unavailable",
+            "the room moved to another node before this was saved: nothing changed, send it again",
+        ));
+        let revert = match (result.is_ok(), before) {
+            (true, Some(before)) => Some(Box::new(Revert {
+                before,
+                after: room.version(),
+                refusal: (
+                    p,
+                    refuse(&store_err(
+                        "Redis is out of reach, the change was not saved: nothing changed, send it again",
+                    )),
+                ),
+            })),
+            _ => None,
+        };
+        self.finish_room_or(&f.room, now, req, extra, Some((p, lost)), revert);
     }
 
     /// Drains a room's events, records a finished game, saves (or forgets) the room and sends
@@ -1844,6 +2283,20 @@ impl Node {
         now: Millis,
         req: Option<(PlayerId, Value)>,
         extra: Vec<(PlayerId, Utf8Bytes)>,
+    ) {
+        self.finish_room_or(id, now, req, extra, None, None);
+    }
+
+    /// [`Node::finish_room`], with the refusal its requester gets if the save finds the room
+    /// is another node's now.
+    fn finish_room_or(
+        &mut self,
+        id: &str,
+        now: Millis,
+        req: Option<(PlayerId, Value)>,
+        extra: Vec<(PlayerId, Utf8Bytes)>,
+        on_lost: Option<(PlayerId, Utf8Bytes)>,
+        revert: Option<Box<Revert>>,
     ) {
         let Some(o) = self.rooms.get_mut(id) else {
             return;
@@ -1888,14 +2341,7 @@ impl Node {
             texts.push((p, t));
         }
         let save = if closed {
-            let players: Vec<u64> = o
-                .room
-                .seats()
-                .iter()
-                .flatten()
-                .filter_map(|s| s.person())
-                .map(|p| p.0)
-                .collect();
+            let players = seated(&o.room);
             Save::Delete {
                 room: id.to_owned(),
                 players,
@@ -1905,6 +2351,8 @@ impl Node {
                 room: id.to_owned(),
                 state: crate::records::encode_room(&o.room),
                 kind: o.kind.clone(),
+                version: o.room.version(),
+                players: seated(&o.room),
             }
         };
         let deadline = if closed {
@@ -1919,11 +2367,20 @@ impl Node {
         if let Some(d) = deadline {
             self.timers.insert((d, id.to_owned()));
         }
+        let job_ended = !ended.is_empty();
         let mut job = Job {
             save: Some(save),
             finished: ended,
             sends: Vec::new(),
+            on_lost: Vec::new(),
+            // A change that ended a game (recorded at once) or closed the room is not undone.
+            revert: if job_ended || closed { None } else { revert },
         };
+        if let Some((p, t)) = on_lost {
+            if let Some(s) = self.to_player(p, t, false) {
+                job.on_lost.push(s);
+            }
+        }
         for (p, t) in extra.into_iter().chain(texts) {
             if let Some(s) = self.to_player(p, t, false) {
                 job.sends.push(s);
@@ -2004,7 +2461,7 @@ impl Node {
         for job in std::mem::take(&mut self.undeleted) {
             let _ = self.io.send(job);
         }
-        let give_up = self.lease_ms.saturating_mul(3).saturating_add(10_000);
+        let give_up = self.give_up();
         for f in std::mem::take(&mut self.pending) {
             if now.saturating_sub(f.since) > give_up {
                 if let Some(l) = self.players.get(&PlayerId(f.player)) {
@@ -2053,6 +2510,46 @@ impl Node {
             }
         }
     }
+}
+
+/// Whether a client command needs Redis on a cluster node (hosted rooms live on the node; a
+/// ping, `undo` and the reads of finished games answer without it).
+fn needs_redis(msg: &ClientMsg) -> bool {
+    match msg {
+        ClientMsg::Ping { .. }
+        | ClientMsg::Undo { .. }
+        | ClientMsg::Record { .. }
+        | ClientMsg::Games { .. } => false,
+        ClientMsg::Move { game, .. }
+        | ClientMsg::Resign { game, .. }
+        | ClientMsg::Sync { game, .. } => !is_hosted(game),
+        ClientMsg::Leave { room, .. } => !is_hosted(room),
+        ClientMsg::Queue { .. }
+        | ClientMsg::CancelQueue { .. }
+        | ClientMsg::InviteCreate { .. }
+        | ClientMsg::InviteCancel { .. }
+        | ClientMsg::InviteJoin { .. }
+        | ClientMsg::Reconnect { .. }
+        | ClientMsg::Rematch { .. } => true,
+        _ => false,
+    }
+}
+
+/// The players seated in a room.
+fn seated(room: &Room<ReversiGame>) -> Vec<u64> {
+    room.seats()
+        .iter()
+        .flatten()
+        .filter_map(|s| s.person())
+        .map(|p| p.0)
+        .collect()
+}
+
+/// A fresh player number or room number: random below 2^53 (a number JavaScript reads
+/// exactly), never 0, so that no number is handed out twice, whatever Redis forgets (a counter
+/// in Redis would start again at 1 after Redis lost its data).
+fn fresh_number() -> u64 {
+    rand::rng().random_range(1..(1u64 << 53))
 }
 
 /// The online room a command names.
