@@ -21,9 +21,11 @@
 use std::sync::atomic::AtomicBool;
 
 use reversi_ai::pattern::Weights;
-use reversi_ai::{hints, midgame_hints_in_discs, Limits, Scoring, SolveOptions, Solver};
+use reversi_ai::{
+    hints, midgame_hints_in_discs, Engine, Expert, Limits, Scoring, SolveOptions, Solver,
+};
 use reversi_core::perft::{perft, Convention};
-use reversi_core::Position;
+use reversi_core::{Move, Position};
 use serde_json::{json, Value};
 
 pub mod ffi;
@@ -39,6 +41,13 @@ enum Request {
     Solve { board: String },
     /// Every legal move of `board` scored for the side to move, best first.
     Hints { board: String },
+    /// The positions after each of `moves` (square names or `pass`), from the start or `board`.
+    Replay {
+        moves: Vec<String>,
+        board: Option<String>,
+    },
+    /// The Expert level's evaluation of `board` for the side to move, in discs.
+    Eval { board: String, nodes: Option<u64> },
 }
 
 impl Request {
@@ -63,8 +72,22 @@ impl Request {
                     board: f.req("board")?,
                 })
             }
+            Some("replay") => {
+                let f = local::Fields::new(v, &["type", "moves", "board"])?;
+                Ok(Request::Replay {
+                    moves: f.req("moves")?,
+                    board: f.opt("board")?,
+                })
+            }
+            Some("eval") => {
+                let f = local::Fields::new(v, &["type", "board", "nodes"])?;
+                Ok(Request::Eval {
+                    board: f.req("board")?,
+                    nodes: f.opt("nodes")?,
+                })
+            }
             Some(other) => Err(format!(
-                "unknown request type {other:?}, expected perft, solve, hints, local, local_load, local_tick or local_think"
+                "unknown request type {other:?}, expected perft, solve, hints, replay, eval, local, local_load, local_tick or local_think"
             )),
             None => Err("the request has no string `type`".to_string()),
         }
@@ -74,6 +97,49 @@ impl Request {
 /// The search nodes a `hints` request may spend: a fraction of a second in a browser, and the
 /// same scores on every run (a node limit, not a time limit).
 pub const HINT_NODES: u64 = 300_000;
+
+/// The search nodes an `eval` request spends by default on a midgame position.
+pub const EVAL_NODES: u64 = 200_000;
+
+/// From this many empties down, `eval` solves the position exactly.
+pub const EVAL_EXACT_EMPTIES: u32 = 14;
+
+/// The final disc difference can be no larger than this, either way.
+const MAX_DISCS: i32 = 64;
+
+/// The Expert level's view of `p` for the side to move: `(score in discs, exact)`. Exact when the
+/// game is over or at [`EVAL_EXACT_EMPTIES`] or fewer; otherwise a search of `nodes` nodes on the
+/// trained evaluation (which must be installed). `None` without weights in the midgame.
+fn evaluate(p: &Position, nodes: u64) -> Option<(i32, bool)> {
+    let (me, them) = (p.player().0.count_ones(), p.opponent().0.count_ones());
+    if p.is_game_over() {
+        return Some((me as i32 - them as i32, true));
+    }
+    if p.must_pass() {
+        return evaluate(&p.pass(), nodes).map(|(s, e)| (-s, e));
+    }
+    let empties = p.empty().count();
+    if empties <= EVAL_EXACT_EMPTIES {
+        let solver = Solver::with_table_bits((empties + 2).clamp(10, 21));
+        let mut solver = if Weights::installed().is_some() {
+            solver
+        } else {
+            solver.without_weights()
+        };
+        let s = solver
+            .solve(p, &SolveOptions::exact(Scoring::DiscDifference))
+            .ok()?;
+        return Some((s.score.clamp(-MAX_DISCS, MAX_DISCS), true));
+    }
+    if !have_weights() {
+        return None;
+    }
+    let r = Expert::new()
+        .with_limits(Limits::nodes(nodes))
+        .choose(p, &Limits::NONE, &AtomicBool::new(false))
+        .ok()?;
+    Some((r.score.clamp(-MAX_DISCS, MAX_DISCS), r.exact))
+}
 
 /// Reads a weights file (the Expert level's trained evaluation, `weights/expert.bin` of
 /// `reversi-ai`) and installs it for the module ([`Weights::install`]): the Expert level then
@@ -113,7 +179,12 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 /// "exact":false},..],"unit":"discs"}`; an exact score is the final disc difference with perfect
 /// play, any other is the engine's estimate: in discs (`"unit":"discs"`) once the Expert level's
 /// weights are installed ([`install_weights`]), else in the evaluation's own points
-/// (`"unit":"points"`)), and the local games' `local`, `local_load`, `local_tick` and
+/// (`"unit":"points"`); every score within -64..64), `{"type":"replay","moves":["f5","pass",..]}`
+/// (optionally `"board"`: the positions after each move, the start first:
+/// `{"type":"replay","boards":[..]}`), `{"type":"eval","board":..}` (optionally `"nodes"`: the
+/// Expert level's evaluation for the side to move in discs, `{"type":"eval","score":..,
+/// "exact":..,"empties":..}`, exact at [`EVAL_EXACT_EMPTIES`] empties or fewer; midgame positions
+/// need the weights installed, else `no_weights`), and the local games' `local`, `local_load`, `local_tick` and
 /// `local_think` (the contract between the page's worker and the module; they answer
 /// `{"type":"local",...}`, errors included). Any other request that cannot be read or carried
 /// out is answered `{"type":"error","code":..,"message":..}`, never with a panic.
@@ -200,7 +271,9 @@ fn answer(request: &Value) -> Result<String, (&'static str, String)> {
                 .iter()
                 .filter_map(|h| {
                     let sq = h.mv.square()?;
-                    Some(json!({"square": sq.to_string(), "score": h.score, "exact": h.exact}))
+                    // A score is a disc margin: never beyond 64 either way.
+                    let score = h.score.clamp(-MAX_DISCS, MAX_DISCS);
+                    Some(json!({"square": sq.to_string(), "score": score, "exact": h.exact}))
                 })
                 .collect();
             let unit = if midgame_hints_in_discs() {
@@ -209,6 +282,32 @@ fn answer(request: &Value) -> Result<String, (&'static str, String)> {
                 "points"
             };
             Ok(json!({"type": "hints", "moves": moves, "unit": unit}).to_string())
+        }
+        Request::Replay { moves, board } => {
+            let mut p = position(board.as_deref())?;
+            let mut boards = vec![p.to_board_string()];
+            for (i, name) in moves.iter().enumerate() {
+                let bad = |why: String| ("bad_move", format!("move {} ({name:?}): {why}", i + 1));
+                let m: Move = name.parse().map_err(|e| bad(format!("{e}")))?;
+                // A placement where the side to move must pass: the pass was implied.
+                if m != Move::Pass && p.must_pass() {
+                    p = p.pass();
+                }
+                p = p.play(m).map_err(|e| bad(format!("{e}")))?;
+                boards.push(p.to_board_string());
+            }
+            Ok(json!({"type": "replay", "boards": boards}).to_string())
+        }
+        Request::Eval { board, nodes } => {
+            let p = position(Some(&board))?;
+            let nodes = nodes.unwrap_or(EVAL_NODES).clamp(1_000, 5_000_000);
+            match evaluate(&p, nodes) {
+                Some((score, exact)) => Ok(json!({"type": "eval", "score": score, "exact": exact, "empties": p.empty().count()}).to_string()),
+                None => Err((
+                    "no_weights",
+                    "the Expert level's evaluation is not installed".to_string(),
+                )),
+            }
         }
     }
 }
@@ -250,6 +349,35 @@ mod tests {
         assert!(moves
             .iter()
             .all(|m| m["score"].as_i64().unwrap().abs() <= 64));
+    }
+
+    #[test]
+    fn replay_gives_the_position_after_each_move() {
+        let a: Value =
+            serde_json::from_str(&call(r#"{"type":"replay","moves":["f5","d6"]}"#)).unwrap();
+        let boards = a["boards"].as_array().expect("boards");
+        assert_eq!(boards.len(), 3);
+        assert!(boards[0].as_str().unwrap().ends_with(" X"));
+        assert!(boards[1].as_str().unwrap().ends_with(" O"));
+        let bad = call(r#"{"type":"replay","moves":["a1"]}"#);
+        assert!(bad.contains("bad_move"), "{bad}");
+    }
+
+    #[test]
+    fn eval_is_exact_near_the_end_and_in_range() {
+        let board = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X";
+        let a: Value = serde_json::from_str(&call(
+            &serde_json::json!({"type": "eval", "board": board}).to_string(),
+        ))
+        .unwrap();
+        assert_eq!(a["exact"], true, "{a}");
+        assert!(a["score"].as_i64().unwrap().abs() <= 64);
+        let over = format!("{} X", "X".repeat(64));
+        let b: Value = serde_json::from_str(&call(
+            &serde_json::json!({"type": "eval", "board": over}).to_string(),
+        ))
+        .unwrap();
+        assert_eq!(b["score"], 64, "{b}");
     }
 
     #[test]
