@@ -254,6 +254,27 @@ const FILES: &[(&str, &str, &[u8])] = &[
         "image/svg+xml",
         include_bytes!("../static/favicon.svg"),
     ),
+    // The service worker (offline play after one visit) and what makes the page installable.
+    (
+        "/sw.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/sw.js"),
+    ),
+    (
+        "/manifest.webmanifest",
+        "application/manifest+json",
+        include_bytes!("../static/manifest.webmanifest"),
+    ),
+    (
+        "/icon-192.png",
+        "image/png",
+        include_bytes!("../static/icon-192.png"),
+    ),
+    (
+        "/icon-512.png",
+        "image/png",
+        include_bytes!("../static/icon-512.png"),
+    ),
 ];
 
 /// Where the page's worker fetches the Expert level's weights.
