@@ -75,11 +75,21 @@ async function startServer() {
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8", ".wasm": "application/wasm", ".svg": "image/svg+xml",
+  ".png": "image/png", ".webmanifest": "application/manifest+json",
 };
 
-/** Serves the page's files as plain static files (no WebSocket, no server): returns {url, stop()}. */
+/** The Content-Security-Policy the server sends with every answer: the page must work under it. */
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+  + "img-src 'self' data:; style-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
+  + "form-action 'self'; frame-ancestors 'none'";
+
+/**
+ * Serves the page's files as plain static files (no WebSocket, no server), with the CSP above on
+ * every answer: returns {url, stop()}.
+ */
 async function startStatic(dir = STATIC) {
   const srv = http.createServer((req, res) => {
+    res.setHeader("content-security-policy", CSP);
     let p = decodeURIComponent(new URL(req.url, "http://x").pathname);
     if (p === "/") p = "/index.html";
     const file = path.join(dir, path.normalize(p));
@@ -118,6 +128,7 @@ async function setup() {
       const ctx = await browser.newContext({ viewport: { width: 900, height: 1000 }, ...opts });
       const page = await ctx.newPage();
       page.on("pageerror", (e) => { page.errors = (page.errors || []).concat(String(e)); });
+      watchCsp(page);
       // Every WebSocket the page opens (local games must open none).
       page.sockets = [];
       page.on("websocket", (ws) => page.sockets.push(ws.url()));
@@ -127,6 +138,33 @@ async function setup() {
       try { await browser.close(); } finally { await server.stop(); }
     },
   };
+}
+
+/** Records what the Content-Security-Policy refused (console messages) in page.cspViolations. */
+function watchCsp(page) {
+  page.cspViolations = [];
+  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) page.cspViolations.push(m.text()); });
+  return page;
+}
+
+/**
+ * Whether the board, both clocks' sides and the turn line lie inside the window (no scrolling):
+ * returns "" when they do, else what sticks out.
+ */
+async function boardInView(page) {
+  return page.evaluate(() => {
+    const W = window.innerWidth, H = window.innerHeight;
+    const out = [];
+    for (const id of ["board", "side-black", "side-white", "turn"]) {
+      const r = document.getElementById(id).getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) out.push(`${id} not shown`);
+      else if (r.left < 0 || r.top < 0 || r.right > W + 0.5 || r.bottom > H + 0.5) {
+        out.push(`${id} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} in ${W}x${H}`);
+      }
+    }
+    if (window.scrollY !== 0) out.push(`scrolled by ${window.scrollY}`);
+    return out.join("; ");
+  });
 }
 
 async function shot(page, name) {
@@ -212,7 +250,8 @@ const AXE = require.resolve("axe-core/axe.min.js");
  * one line per violation and element ("" when there are none), labelled with `label`.
  */
 async function axe(page, label) {
-  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  // Evaluated through the DevTools protocol (not a <script> tag, which the page's CSP refuses).
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(fs.readFileSync(AXE, "utf8"));
   const violations = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ["violations"] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary}`) }));
@@ -242,7 +281,7 @@ function room(page) {
 }
 
 module.exports = {
-  axe, onDialog, room,
+  axe, onDialog, room, CSP, watchCsp, boardInView,
   setup, startServer, startStatic, launch, shot, shotPage, view, lastState, savedLocal, waitVersion, waitTurnOrOver,
   discs, settledDiscs, SHOTS, SERVER_BIN, STATIC,
 };

@@ -71,11 +71,23 @@ test("a hosted room for the host, a guest who takes the bot's seat, and a visito
   assert.match(r.seats[0], /^Black: Player \d+ \(host\), connected$/);
   assert.equal(r.seats[1], "White: Bot (Easy)");
   assert.match(r.hostNote, /Only the host \(Player \d+\) can start, pause, resume or end a game/);
+  // The host's "Room created" line went once someone joined.
+  await host.waitForFunction(() => !/Room created/.test(document.getElementById("info").textContent));
   assert.match(r.people, /^In the room: Player \d+ \(host\), You\b/);
-  // What the guest may not do is disabled and says why; host buttons are absent.
-  assert.ok(await guest.getByRole("button", { name: "Sit as black" }).isDisabled());
-  assert.match(await guest.locator("#why-sit-black").textContent(), /sits there/);
+  // The room's link is in the address bar of everyone in it (the visitor typed the id).
+  assert.equal(new URL(guest.url()).pathname, `/join/${id}`);
+  assert.equal(new URL(visitor.url()).pathname, `/join/${id}`);
+  assert.equal(new URL(host.url()).pathname, `/join/${id}`);
+  // What the guest may not do is out of the way: hidden, with a short why on demand; host
+  // buttons are absent; what they can do is shown.
+  assert.ok(await guest.locator("#sit-black").isHidden());
+  assert.ok(await guest.getByRole("button", { name: "Reserve the bot's seat" }).isVisible());
+  assert.ok(await guest.getByRole("button", { name: "Leave room" }).isVisible());
+  assert.ok(await guest.locator("#why-list").isHidden(), "the reasons are folded away");
+  await guest.locator("#why-box > summary").click();
+  assert.match(await guest.locator("#why-sit-black").textContent(), /^Sit as black: .*sits there\.$/);
   assert.match(await guest.locator("#why-stand").textContent(), /not seated/);
+  await guest.locator("#why-box > summary").click();
   assert.ok(await guest.locator("#host-actions").isHidden());
   assert.equal(await guest.getByRole("button", { name: "Pause" }).count(), 0, "no host buttons for a guest");
   assert.equal((await h.view(guest)).myTurn, false);
@@ -87,7 +99,7 @@ test("a hosted room for the host, a guest who takes the bot's seat, and a visito
   await guest.getByRole("button", { name: "Reserve the bot's seat" }).click();
   await guest.waitForFunction(() => /you take this seat at the result/.test(document.getElementById("room-seats").textContent));
   await host.waitForFunction(() => /Player \d+ takes this seat at the result/.test(document.getElementById("room-seats").textContent));
-  assert.ok(await guest.getByRole("button", { name: "Reserve the bot's seat" }).isDisabled());
+  assert.ok(await guest.locator("#reserve").isHidden());
   assert.match(await guest.locator("#why-reserve").textContent(), /reserved: you take the bot's seat at the result/);
   await visitor.waitForFunction(() => /takes this seat at the result/.test(document.getElementById("room-seats").textContent));
   await host.waitForTimeout(300);
@@ -108,6 +120,13 @@ test("a hosted room for the host, a guest who takes the bot's seat, and a visito
   await host.getByRole("dialog").waitFor();
   assert.equal(await host.locator("#result-title").textContent(), "You lose: White wins");
   assert.match(await host.locator("#result-text").textContent(), /^White wins by resignation, \d+–\d+\.$/);
+  // The guest, who reserved the bot's seat and only watched, and the visitor are told the truth:
+  // white (the bot) won; the guest sits for the next game.
+  for (const p of [guest, visitor]) await p.locator("#result").waitFor();
+  assert.equal(await guest.locator("#result-title").textContent(), "White wins");
+  assert.equal(await guest.locator("#result-note").textContent(), "You watched this game; you now sit as white for the next one.");
+  assert.equal(await visitor.locator("#result-title").textContent(), "White wins");
+  assert.equal(await visitor.locator("#result-note").textContent(), "You watched this game.");
   await guest.waitForFunction(() => /^White: You, connected$/.test(document.querySelectorAll("#room-seats li")[1].textContent));
   r = await h.room(host);
   assert.match(r.seats[1], /^White: Player \d+, connected$/, "the bot left, the guest sits");
@@ -164,6 +183,9 @@ test("a hosted room for the host, a guest who takes the bot's seat, and a visito
   await host.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: empty"
     && /^In the room: You \(host\), Player \d+\.$/.test(document.getElementById("room-people").textContent));
   await guest.waitForFunction(() => document.getElementById("room-panel").hidden);
+  // The person who left is told they lost, and the address bar leaves the room.
+  assert.equal(await guest.locator("#info").textContent(), "You left the room during your game: you lost it by abandonment.");
+  assert.equal(new URL(guest.url()).pathname, "/");
   r = await h.room(host);
   assert.equal(r.seats[1], "White: empty");
   assert.match(r.people, /^In the room: You \(host\), Player \d+\.$/, "the guest left, the visitor stays");
@@ -191,8 +213,8 @@ test("the host ends a game, changes the bot's level, removes and adds it; a gues
   await guest.waitForFunction(() => document.querySelectorAll("#room-seats li").length === 2);
 
   // Mid-game the level cannot change (and says why); the host ends the game without a winner.
-  assert.ok(await host.getByRole("button", { name: "Change its level" }).isDisabled());
-  assert.equal(await host.locator("#why-bot-level-set").textContent(), "between games only");
+  assert.ok(await host.locator("#bot-level-set").isHidden());
+  assert.equal(await host.locator("#why-bot-level-set").textContent(), "Change its level: between games only.");
   await host.getByRole("button", { name: "End game" }).click();
   await host.waitForFunction(() => /Game over: no winner \(ended by the host\)/.test(document.getElementById("turn").textContent));
   await guest.waitForFunction(() => /Last game: no winner \(ended by the host\)/.test(document.getElementById("room-facts").textContent));
@@ -209,8 +231,8 @@ test("the host ends a game, changes the bot's level, removes and adds it; a gues
   for (const p of [host, guest]) {
     await p.waitForFunction(() => document.querySelectorAll("#room-seats li")[1].textContent === "White: empty");
   }
-  assert.ok(await host.getByRole("button", { name: "Start a game" }).isDisabled());
-  assert.equal(await host.locator("#why-room-start").textContent(), "both seats must be filled");
+  assert.ok(await host.locator("#room-start").isHidden());
+  assert.equal(await host.locator("#why-room-start").textContent(), "Start a game: both seats must be filled.");
   await guest.getByRole("button", { name: "Sit as white" }).click();
   await host.waitForFunction(() => /^White: Player \d+, connected$/.test(document.querySelectorAll("#room-seats li")[1].textContent));
   await host.getByRole("button", { name: "Start a game" }).click();

@@ -28,12 +28,15 @@ const expertOption = (page) => page.locator('#level option[value="expert"]').eva
 test("a local game against Expert: legal moves in time, hints in estimated discs", { timeout: 180000 }, async () => {
   const page = await env.newPage();
   await page.goto(env.server.url + "/");
+  await page.waitForFunction(() => window.reversiDebug.engineReady);
+  // Nothing is downloaded until Expert is chosen.
+  assert.equal(await weightsStatus(page), "idle");
+  assert.deepEqual(await expertOption(page), { disabled: false, text: "Expert (downloads 5 MB once)" });
+  await page.getByLabel("Against the computer").check();
+  await page.locator("#level").selectOption("expert");
   await page.waitForFunction(() => window.reversiDebug.weights === "ready", null, { timeout: 60000 });
   assert.deepEqual(await expertOption(page), { disabled: false, text: "Expert" });
   assert.equal(await page.locator("#expert-note").textContent(), "");
-
-  await page.getByLabel("Against the computer").check();
-  await page.locator("#level").selectOption("expert");
   await page.locator("#color").selectOption("black");
   await page.getByRole("button", { name: "New game" }).click();
   await h.waitVersion(page, 0);
@@ -84,11 +87,11 @@ async function easyStillPlays(page) {
   await h.waitTurnOrOver(page, 30000);
   const after = await h.view(page);
   assert.ok(after.history.some((x) => /^White [a-h][1-8]$/.test(x)), `Easy moved: ${after.history}`);
-  // Hints still work, in the evaluation's points (no trained weights to estimate discs with).
+  // Hints still work, best first (no trained weights to estimate discs with: no numbers).
   await page.getByRole("button", { name: "Hints" }).click();
   await page.waitForFunction(() => document.querySelectorAll("#hints li").length > 0, null, { timeout: 30000 });
-  for (const t of await page.locator("#hints li").allTextContents()) assert.match(t, /^[a-h][1-8]: [+-]?\d+ points$/);
-  assert.match(await page.locator("#hints-unit").textContent(), /evaluation points \(not discs/);
+  for (const t of await page.locator("#hints li").allTextContents()) assert.match(t, /^[a-h][1-8]$/);
+  assert.match(await page.locator("#hints-unit").textContent(), /Best first, by the Hard level's evaluation/);
 }
 
 for (const [name, respond, why] of [
@@ -106,6 +109,8 @@ for (const [name, respond, why] of [
     await page.context().route("**/weights/expert.bin", (route) =>
       route.fulfill({ status: reply.status, contentType: "application/octet-stream", body: reply.body }));
     await page.goto(env.server.url + "/");
+    await page.getByLabel("Against the computer").check();
+    await page.locator("#level").selectOption("expert");
     await page.waitForFunction(() => window.reversiDebug.weights === "failed", null, { timeout: 60000 });
     const note = await page.locator("#expert-note").textContent();
     assert.match(note, /^The Expert level is not available: /);

@@ -18,6 +18,7 @@ const secs = (t) => { const [m, s] = t.split(":").map(Number); return m * 60 + s
 async function newPage(ctx) {
   const page = await ctx.newPage();
   page.on("pageerror", (e) => { page.errors = (page.errors || []).concat(String(e)); });
+  h.watchCsp(page);
   page.sockets = [];
   page.on("websocket", (ws) => page.sockets.push(ws.url()));
   return page;
@@ -98,7 +99,21 @@ test("two players on one device with no server, to the end", { timeout: 240000 }
   assert.ok(moves > 20);
   assert.equal(v.history.filter((x) => !/passed/.test(x)).length, moves);
   assert.match(await page.locator("#live").textContent(), /Game over/);
+
+  // The review works without the server too: without Expert's weights (a static server has
+  // none) the last 14 empties are still scored, exactly.
+  await page.getByRole("button", { name: "Review the game" }).click();
+  await page.waitForFunction(() => window.reversiDebug.review && window.reversiDebug.review.finished, null, { timeout: 120000 });
+  const r = await page.evaluate(() => window.reversiDebug.review);
+  const n = r.scores.length - 1;
+  for (let i = n - 10; i <= n; i++) {
+    assert.equal(typeof r.scores[i], "number", `position ${i}`);
+    assert.equal(r.exact[i], true);
+  }
+  assert.match(await page.locator("#rv-note").textContent(), /could not be loaded/);
+  assert.deepEqual(await h.axe(page, "review without weights"), []);
   assert.deepEqual(page.sockets, [], "no WebSocket");
   assert.deepEqual(page.errors || [], []);
+  assert.deepEqual(page.cspViolations, [], "the page works under the server's CSP");
   await ctx.close();
 });

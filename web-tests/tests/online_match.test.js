@@ -13,6 +13,8 @@ test("two browser contexts matched online play to the end", { timeout: 240000 },
   const a = await env.newPage();
   const b = await env.newPage();
   await a.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
+  const sent = [];
+  a.on("websocket", (ws) => ws.on("framesent", (f) => sent.push(String(f.payload))));
   await a.goto(env.server.url + "/");
   assert.deepEqual(a.sockets, [], "no WebSocket before the person chooses to play online");
   await a.getByLabel("Online").check();
@@ -61,6 +63,23 @@ test("two browser contexts matched online play to the end", { timeout: 240000 },
   for (const p of [a, b]) await p.waitForFunction(() => /Game over/.test(document.getElementById("live").textContent));
   await a.waitForTimeout(400);
   await h.shot(a, "online-end");
+
+  for (const p of [a, b]) await p.getByRole("dialog").waitFor();
+  // The status line of the match ("Matched: you play black.") went with the game.
+  for (const p of [a, b]) assert.equal(await p.locator("#info").textContent(), "");
+
+  // The review of an online game is made in the page's worker: nothing goes to the server.
+  const before = sent.length;
+  await a.getByRole("button", { name: "Review the game" }).click();
+  await a.waitForFunction(() => window.reversiDebug.review && window.reversiDebug.review.finished, null, { timeout: 180000 });
+  const r = await a.evaluate(() => window.reversiDebug.review);
+  assert.equal(r.scores.length, fa.history.length + 1);
+  assert.ok(r.scores.every((x) => typeof x === "number" && Math.abs(x) <= 64), r.scores.join(","));
+  assert.deepEqual(sent.slice(before).filter((f) => !/"type":"ping"/.test(f)), [], "nothing sent for the review");
+  await a.waitForTimeout(100);
+  await h.shotPage(a, "review-online");
+  assert.deepEqual(await h.axe(a, "online review"), []);
+  await a.getByRole("button", { name: "Back to the game" }).click();
 
   // The result dialog offers a rematch; it starts only when both accept.
   const first = (await h.lastState(a)).game;

@@ -61,9 +61,11 @@ test("first load, sound, illegal squares, hints, resign, play again, mode change
 
   // Hints: every legal move ranked, the unit said (estimated discs: the Expert level's weights,
   // which the worker fetches from the server, are in).
-  await page.waitForFunction(() => window.reversiDebug.weights === "ready", null, { timeout: 60000 });
+  // The weights are fetched when the hints first need them.
+  assert.equal(await page.evaluate(() => window.reversiDebug.weights), "idle");
   await page.getByRole("button", { name: "Hints" }).click();
-  await page.waitForFunction(() => document.querySelectorAll("#hints li").length === 4);
+  await page.waitForFunction(() => document.querySelectorAll("#hints li").length === 4, null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => window.reversiDebug.weights), "ready");
   const hints = await page.locator("#hints li").allTextContents();
   assert.deepEqual(hints.map((t) => t.slice(0, 2)).sort(), ["c4", "d3", "e6", "f5"]);
   for (const t of hints) assert.match(t, /^[a-h][1-8]: [+-]?\d+ estimated discs$/);

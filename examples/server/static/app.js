@@ -19,7 +19,12 @@ const params = new URLSearchParams(location.search);
 
 // What tests (and curious people) may look at: sounds played, flips drawn.
 // `state` is the last state message received, as received.
-const debug = (window.reversiDebug = { sounds: 0, flips: [], state: null, engineReady: false, weights: "loading" });
+const debug = (window.reversiDebug = {
+  sounds: 0, lowBeeps: 0, refused: 0, flips: [], state: null, engineReady: false, weights: "idle",
+  review: null, sw: null,
+  // Tests: drop the connection and keep it down until released (a move made meanwhile waits).
+  holdConnection(hold) { holdConn = !!hold; if (hold && ws) ws.close(); else if (!hold) connect(); },
+});
 const HERE = document.currentScript ? document.currentScript.src : location.href;
 
 let ws = null;
@@ -42,6 +47,10 @@ let clockBase = null;   // {at: performance.now() at receipt, state}
 let lastAnnounced = "";
 let focusIdx = 19;      // the roving tabindex: d3
 let hoverIdx = null;
+let holdConn = false;   // tests: no reconnection while set
+let pendingMove = null; // {i, square, version}: a move sent and not yet answered
+let reviewing = false;  // the board shows the review, not the game
+const playedAs = new Map(); // "game:game_no" -> the colour this person played in it (null: watched)
 
 // ---------------------------------------------------------------- the board
 
@@ -234,6 +243,7 @@ function draw(s, animate) {
   }
   clockBase = { at: performance.now(), s };
   tickClocks();
+  if (reviewing) drawReview(false);
 }
 
 // On a phone, the set-up folds away when a game starts (it can be opened again).
@@ -267,7 +277,9 @@ function turnText(s) {
   if (kind === "local" && s.mode === "computer") {
     if (s.to_move === s.human) return `Your move (${s.to_move}).`;
     if (s.level === "expert" && weights.status !== "ready") {
-      return weights.status === "failed" ? "Expert cannot play: its evaluation could not be loaded." : "Expert is loading its evaluation…";
+      const pct = weightsPercent();
+      return weights.status === "failed" ? "Expert cannot play: its evaluation could not be loaded."
+        : `Expert is loading its evaluation${pct === null ? "…" : ` (${pct} %)…`}`;
     }
     return "The computer is thinking…";
   }
@@ -329,14 +341,15 @@ function roomStatusText(s) {
   return "No game yet: the host starts one when both seats are filled.";
 }
 
-// Enables or disables a room button; a disabled one says why, next to it and in its description.
+// Shows a room button when the person can use it now; otherwise hides it and says why in the
+// "Why not other actions?" list (out of the way, opened on demand).
 function setAct(id, enabled, why) {
   const b = $(id);
   const w = $("why-" + id);
   b.disabled = !enabled;
-  w.textContent = enabled ? "" : why;
-  if (enabled) b.removeAttribute("aria-describedby");
-  else b.setAttribute("aria-describedby", w.id);
+  b.hidden = !enabled;
+  w.hidden = enabled || !why;
+  w.textContent = enabled ? "" : `${b.textContent}: ${why}.`;
 }
 
 function drawRoom(s) {
@@ -388,7 +401,11 @@ function drawRoom(s) {
   $("bot-actions").hidden = !host;
   $("host-note").hidden = host;
   $("host-note").textContent = host ? "" : `Only the host (${personName(s.host, null)}) can start, pause, resume or end a game and choose the bot.`;
-  if (!host) return;
+  if (!host) {
+    for (const id of ["room-start", "room-pause", "room-resume", "room-end", "bot-add", "bot-level-set", "bot-remove"]) $("why-" + id).hidden = true;
+    $("why-box").hidden = !$("why-list").querySelector("li:not([hidden])");
+    return;
+  }
   const hostSeatWhy = seated ? "" : "sit down first: the host plays in the games";
   let startWhy = hostSeatWhy;
   if (!startWhy && inGame) startWhy = "a game is in progress";
@@ -409,6 +426,13 @@ function drawRoom(s) {
   if (botSeat < 0) removeWhy = "there is no bot";
   else if (s.bot_leaving) removeWhy = "it leaves at the result";
   setAct("bot-remove", !removeWhy, removeWhy);
+  // The level choice goes with a bot to add or to change.
+  $("room-bot-level").closest("label").hidden = $("bot-add").hidden && $("bot-level-set").hidden && (botSeat < 0 || inGame);
+  $("why-box").hidden = !$("why-list").querySelector("li:not([hidden])");
+}
+
+function leftText(inGame) {
+  return inGame ? "You left the room during your game: you lost it by abandonment." : "You left the room.";
 }
 
 function roomSend(type, extra = {}) {
@@ -432,6 +456,10 @@ function joinRoom(id) {
 
 // Stops showing the game (after leaving it): the start choice comes back.
 function forget() {
+  if (location.pathname.startsWith("/join/")) history.replaceState(null, "", "/");
+  clearPending();
+  if (reviewing) closeReview(false);
+  $("review-again").hidden = true;
   store.view = null;
   game = null;
   state = null;
@@ -460,8 +488,11 @@ function showStart() {
 let resultShownFor = null;
 function showResult(s) {
   const r = s.result;
-  const c = s.count || { black: 0, white: 0 };
-  const me = myColor();
+  const key = `${s.game}:${s.game_no || 0}`;
+  // The colour played in this game (not the seat held now: a reservation seats its holder at the
+  // result).
+  const me = kind === "local" ? myColor() : playedAs.has(key) ? playedAs.get(key) : myColor();
+  const seatedNow = kind !== "local" ? myColor() : null;
   let title;
   if (!r || !r.winner) title = "No winner";
   else if (kind === "local" && s.mode === "computer") title = r.winner === s.human ? "You win" : "The computer wins";
@@ -469,17 +500,31 @@ function showResult(s) {
   else title = `${cap(r.winner)} wins`;
   $("result-title").textContent = title;
   $("result-text").textContent = resultText(s).replace(/^Game over: /, "");
-  const hostSeated = kind === "hosted" && s.host === player && !!me;
+  let note = "";
+  if (kind !== "local" && !me) {
+    note = seatedNow ? `You watched this game; you now sit as ${seatedNow} for the next one.` : "You watched this game.";
+  }
+  $("result-note").textContent = note;
+  const hostSeated = kind === "hosted" && s.host === player && !!seatedNow;
   $("again").hidden = !(kind === "local" || hostSeated);
   $("again").textContent = kind === "local" ? "Play again" : "Start the next game";
   $("rematch").hidden = !(kind === "online" && me);
   $("rematch").disabled = false;
   $("rematch").textContent = "Offer a rematch";
   $("rematch-note").textContent = "";
+  $("review-open").hidden = !(s.history || []).length;
   $("result").hidden = false;
-  resultShownFor = `${s.game}:${s.game_no || 0}`;
+  resultShownFor = key;
   const first = [...$("result").querySelectorAll("button")].find((b) => !b.hidden);
   if (first) first.focus();
+}
+
+function focusBoard() {
+  const a = document.activeElement;
+  if (a && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName) && a.offsetParent !== null) return;
+  // The board is at the top of the page: bring it all into view, then focus its square.
+  window.scrollTo(0, 0);
+  cells[focusIdx].focus({ preventScroll: true });
 }
 
 function hideResult() { $("result").hidden = true; }
@@ -508,6 +553,14 @@ function askHints() {
   $("hints").innerHTML = "";
   $("hints-unit").textContent = "Thinking…";
   $("hints-box").hidden = false;
+  // Hints are in discs with Expert's evaluation: fetched first if need be.
+  needWeights();
+  if (weights.status === "loading") {
+    const key = hintsFor;
+    afterWeights.push(() => { if (hintsFor === key && state && hintKey(state) === key) askHints(); });
+    drawWeights();
+    return;
+  }
   toWorker({ type: "hints", board: `${state.board} ${state.to_move === "black" ? "X" : "O"}`, rid: hintsFor });
 }
 
@@ -515,21 +568,304 @@ function onHints(m) {
   if (!state || m.rid !== hintsFor || hintsFor !== hintKey(state)) return;
   const list = $("hints");
   list.innerHTML = "";
-  const signed = (n) => (n > 0 ? `+${n}` : String(n));
   const exact = m.moves.length > 0 && m.moves.every((x) => x.exact);
   const discs = m.unit === "discs";
   for (const h of m.moves) {
     const li = document.createElement("li");
+    // Without Expert's evaluation a midgame score is not in discs: the order alone is shown.
     li.textContent = h.exact ? `${h.square}: ${signed(h.score)} discs (exact)`
-      : discs ? `${h.square}: ${signed(h.score)} estimated discs` : `${h.square}: ${signed(h.score)} points`;
+      : discs ? `${h.square}: ${signed(h.score)} estimated discs` : h.square;
     list.appendChild(li);
   }
   $("hints-unit").textContent = exact
     ? "Scores for the side to move: the final disc difference with perfect play."
     : discs
       ? "Scores for the side to move, in estimated discs: the final disc difference the engine expects (higher is better)."
-      : "Scores for the side to move, in the engine's evaluation points (not discs; higher is better).";
+      : "Best first, by the Hard level's evaluation (Expert's evaluation, which scores in discs, is not available).";
   announce(m.moves.length ? `Best move: ${m.moves[0].square}.` : "No move to score.");
+}
+
+// A disc margin, signed, never beyond 64 either way.
+function discs(n) { return Math.max(-64, Math.min(64, Math.round(n))); }
+function signed(n) { const d = discs(n); return d > 0 ? `+${d}` : String(d); }
+
+// ---------------------------------------------------------------- the review of a finished game
+
+// Steps through a finished game's positions (buttons, arrow keys; the position said in words)
+// beside a graph of Expert's evaluation after each move, in discs for black (exact from 14
+// empties), which the worker computes (never the server).
+let review = null;
+const SVG = "http://www.w3.org/2000/svg";
+const reviewKey = (s) => `${s.game}:${s.game_no || 0}:${(s.history || []).length}`;
+
+function openReview() {
+  if (!state || !(state.status === "over" || state.status === "closed") || !(state.history || []).length) return;
+  const key = reviewKey(state);
+  if (!review || review.key !== key) {
+    const moves = state.history.map((x) => x.move);
+    review = {
+      key, game: state.game, history: state.history.slice(), boards: null, scores: [], exact: [],
+      idx: null, rid: ++rid, done: 0, total: moves.length + 1, finished: false, error: "", swings: [],
+    };
+    const m = { type: "review", rid: review.rid, moves };
+    const start = localStart(state.game);
+    if (kind === "local" && start) m.board = start;
+    needWeights();
+    toWorker(m);
+  }
+  reviewing = true;
+  debug.review = { open: true, done: review.done, total: review.total, finished: review.finished };
+  hideResult();
+  $("review").hidden = false;
+  $("review-again").hidden = true;
+  drawReview();
+  $("rv-prev").focus();
+}
+
+function closeReview(redraw = true) {
+  reviewing = false;
+  if (debug.review) debug.review.open = false;
+  $("review").hidden = true;
+  board.classList.remove("reviewing");
+  delete board.dataset.review;
+  if (redraw && state) {
+    draw(state, null);
+    const over = state.status === "over" || state.status === "closed";
+    $("review-again").hidden = !over;
+    // Back to the result (a rematch, the next game), or to the board.
+    if (over && state.result) showResult(state);
+    else focusBoard();
+  }
+}
+
+function onReview(m) {
+  if (!review || m.rid !== review.rid) return;
+  if (m.type === "review_boards") {
+    review.boards = m.boards;
+    review.total = m.boards.length;
+    if (review.idx === null) review.idx = m.boards.length - 1;
+  } else if (m.type === "review_eval") {
+    review.scores[m.i] = m.score == null ? null : discs(m.score);
+    review.exact[m.i] = !!m.exact;
+    review.done = m.done;
+    if (m.note) review.note = m.note;
+  } else if (m.type === "review_done") {
+    review.finished = true;
+    review.swings = swings();
+  } else {
+    review.error = m.message || "The review could not be made.";
+    review.finished = true;
+  }
+  debug.review = { open: reviewing, done: review.done, total: review.total, finished: review.finished, scores: review.scores.slice(), exact: review.exact.slice(), swings: review.swings, idx: review.idx };
+  if (reviewing) drawReview(m.type !== "review_eval");
+}
+
+// The three biggest swings of each side: the moves after which the evaluation moved most against
+// (or for) the side that played them.
+function swings() {
+  const out = [];
+  for (const color of ["black", "white"]) {
+    const list = [];
+    review.history.forEach((h, k) => {
+      const a = review.scores[k];
+      const b = review.scores[k + 1];
+      if (h.color !== color || h.move === "pass" || a == null || b == null) return;
+      const d = (b - a) * (color === "black" ? 1 : -1);
+      if (d !== 0) list.push({ color, move: k + 1, square: h.move, delta: d });
+    });
+    list.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || x.move - y.move);
+    out.push(...list.slice(0, 3));
+  }
+  return out;
+}
+
+function goReview(i) {
+  if (!review || !review.boards) return;
+  review.idx = Math.max(0, Math.min(review.boards.length - 1, i));
+  if (debug.review) debug.review.idx = review.idx;
+  drawReview(false);
+}
+
+function colorName(ch) { return ch === "X" ? "black" : ch === "O" ? "white" : "empty"; }
+
+function positionText(i) {
+  const b = review.boards[i];
+  const n = review.boards.length - 1;
+  const black = [...b.slice(0, 64)].filter((c) => c === "X").length;
+  const white = [...b.slice(0, 64)].filter((c) => c === "O").length;
+  const head = i === 0 ? `Start of the game (${n} moves).` : (() => {
+    const h = review.history[i - 1];
+    return `Move ${i} of ${n}: ${h.color} ${h.move === "pass" ? "passed" : `played ${h.move}`}.`;
+  })();
+  const sc = review.scores[i];
+  const ev = sc == null ? "" : ` Evaluation: ${sc === 0 ? "even" : `${sc > 0 ? "black" : "white"} ahead by ${Math.abs(sc)}`}${review.exact[i] ? " (exact)" : ""}.`;
+  return `${head} Black ${black}, white ${white}.${ev}`;
+}
+
+function drawReviewProgress() {
+  const busy = !review.finished;
+  $("rv-progress").hidden = !busy;
+  if (!busy) return;
+  if (weights.status === "loading" && review.done === 0) {
+    const pct = weightsPercent();
+    $("rv-bar-label").textContent = `Loading Expert's evaluation${pct === null ? "…" : `: ${pct} %`}`;
+    if (pct === null) $("rv-bar").removeAttribute("value"); else $("rv-bar").value = pct / 100;
+  } else {
+    $("rv-bar-label").textContent = `Analysing the game: ${review.done} of ${review.total} positions`;
+    $("rv-bar").value = review.total ? review.done / review.total : 0;
+  }
+}
+
+function drawReview(full = true) {
+  if (!review) return;
+  drawReviewProgress();
+  const ready = !!review.boards;
+  for (const id of ["rv-first", "rv-prev", "rv-next", "rv-last"]) $(id).disabled = !ready;
+  if (!ready) { $("rv-pos").textContent = review.error || "Replaying the game…"; return; }
+  const i = review.idx;
+  const last = review.boards.length - 1;
+  $("rv-first").disabled = $("rv-prev").disabled = i === 0;
+  $("rv-next").disabled = $("rv-last").disabled = i === last;
+  // The board shows the position.
+  clearTimers();
+  const b = review.boards[i];
+  board.classList.add("reviewing");
+  board.dataset.review = String(i);
+  const h = i > 0 ? review.history[i - 1] : null;
+  for (let k = 0; k < 64; k++) {
+    setDisc(k, b[k]);
+    const c = cells[k];
+    c.classList.remove("legal", "preview", "will-flip", "pending", "refused");
+    c.classList.toggle("last", !!(h && h.move === nameOf(k)));
+    c.setAttribute("aria-label", `${nameOf(k)}, ${colorName(b[k])}${h && h.move === nameOf(k) ? ", last move" : ""}`);
+  }
+  shownBoard = b.slice(0, 64);
+  $("count-black").textContent = [...shownBoard].filter((c) => c === "X").length;
+  $("count-white").textContent = [...shownBoard].filter((c) => c === "O").length;
+  $("side-black").classList.toggle("to-move", false);
+  $("side-white").classList.toggle("to-move", false);
+  $("turn").textContent = i === 0 ? "Review: the start" : `Review: move ${i} of ${last}`;
+  $("rv-pos").textContent = review.error ? `${positionText(i)} ${review.error}` : positionText(i);
+  drawGraph();
+  if (full) drawSwings();
+}
+
+function drawGraph() {
+  const svg = $("rv-graph");
+  [...svg.querySelectorAll("g")].forEach((g) => g.remove());
+  const W = 600, H = 200, L = 34, R = 8, T = 10, B = 18;
+  const n = review.boards ? review.boards.length - 1 : review.total - 1;
+  const known = review.scores.filter((x) => x != null);
+  const top = Math.min(64, Math.max(8, Math.ceil(Math.max(0, ...known.map(Math.abs)) / 8) * 8));
+  const x = (i) => L + (n ? (i * (W - L - R)) / n : 0);
+  const y = (v) => T + ((top - v) * (H - T - B)) / (2 * top);
+  const g = document.createElementNS(SVG, "g");
+  const el = (name, attrs, text) => {
+    const e = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text != null) e.textContent = text;
+    g.appendChild(e);
+    return e;
+  };
+  el("rect", { x: L, y: T, width: W - L - R, height: (H - T - B) / 2, fill: "#f1f1f1" });
+  el("rect", { x: L, y: y(0), width: W - L - R, height: (H - T - B) / 2, fill: "#dcdcdc" });
+  el("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: "#555", "stroke-width": 1 });
+  el("text", { x: L - 4, y: y(top) + 10, "text-anchor": "end", "font-size": 12, fill: "#222" }, `+${top}`);
+  el("text", { x: L - 4, y: y(0) + 4, "text-anchor": "end", "font-size": 12, fill: "#222" }, "0");
+  el("text", { x: L - 4, y: y(-top), "text-anchor": "end", "font-size": 12, fill: "#222" }, `−${top}`);
+  el("text", { x: L + 4, y: T + 12, "font-size": 11, fill: "#333" }, "black ahead");
+  el("text", { x: L + 4, y: H - B - 4, "font-size": 11, fill: "#333" }, "white ahead");
+  el("text", { x: W - R, y: H - 4, "text-anchor": "end", "font-size": 11, fill: "#333" }, `move ${n}`);
+  el("text", { x: L, y: H - 4, "font-size": 11, fill: "#333" }, "start");
+  // The evaluation: a line through the known points (a gap where one is missing).
+  let path = "";
+  let pen = false;
+  for (let i = 0; i <= n; i++) {
+    const v = review.scores[i];
+    if (v == null) { pen = false; continue; }
+    path += `${pen ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)} `;
+    pen = true;
+  }
+  if (path) el("path", { d: path, fill: "none", stroke: "#3d3a8a", "stroke-width": 2.5 });
+  // Exact scores drawn as small squares.
+  for (let i = 0; i <= n; i++) {
+    if (review.scores[i] != null && review.exact[i]) el("rect", { x: x(i) - 2, y: y(review.scores[i]) - 2, width: 4, height: 4, fill: "#3d3a8a" });
+  }
+  // The swings: a ring in the colour of the side that played.
+  for (const sw of review.swings) {
+    const v = review.scores[sw.move];
+    if (v == null) continue;
+    const c = el("circle", { cx: x(sw.move), cy: y(v), r: 7, fill: sw.color === "black" ? "#111" : "#fff", stroke: sw.color === "black" ? "#fff" : "#111", "stroke-width": 2, class: "swing", "data-move": sw.move });
+    const t = document.createElementNS(SVG, "title");
+    t.textContent = `${cap(sw.color)}'s move ${sw.move} (${sw.square}): ${signed(sw.delta)} for ${sw.color}`;
+    c.appendChild(t);
+  }
+  // Where the board is.
+  if (review.idx != null) el("line", { x1: x(review.idx), x2: x(review.idx), y1: T, y2: H - B, stroke: "#c0392b", "stroke-width": 2, "stroke-dasharray": "4 3" });
+  svg.appendChild(g);
+  const fin = review.scores[n];
+  $("rv-graph-desc").textContent = known.length
+    ? `Expert's evaluation for black after each move, from ${signed(Math.min(...known))} to ${signed(Math.max(...known))} discs${fin != null ? `; final ${signed(fin)}` : ""}. Click a point to see that position.`
+    : "Not computed yet.";
+}
+
+function drawSwings() {
+  const box = $("rv-swings");
+  box.innerHTML = "";
+  const note = review.error || review.note || "";
+  $("rv-note").textContent = note || (review.finished ? "Evaluation in discs for black (positive: black ahead); exact from 14 empties, marked by squares." : "");
+  if (!review.finished || !review.swings.length) return;
+  for (const color of ["black", "white"]) {
+    const list = review.swings.filter((x) => x.color === color);
+    if (!list.length) continue;
+    const h = document.createElement("h3");
+    h.textContent = `${cap(color)}'s biggest swings`;
+    const ul = document.createElement("ul");
+    for (const sw of list) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.textContent = `Move ${sw.move}, ${sw.square}: ${signed(sw.delta)}`;
+      b.addEventListener("click", () => goReview(sw.move));
+      li.appendChild(b);
+      ul.appendChild(li);
+    }
+    box.append(h, ul);
+  }
+}
+
+$("rv-first").onclick = () => goReview(0);
+$("rv-prev").onclick = () => goReview(review.idx - 1);
+$("rv-next").onclick = () => goReview(review.idx + 1);
+$("rv-last").onclick = () => goReview(Infinity);
+$("rv-close").onclick = () => closeReview(true);
+$("review-open").onclick = openReview;
+$("review-again").onclick = openReview;
+// Arrow keys step through the review from its panel (or with the focus nowhere in particular: a
+// button at an end of the game goes disabled and drops the focus).
+document.addEventListener("keydown", (e) => {
+  if (!reviewing || !review || !review.boards || e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = e.target;
+  if (!(t === document.body || $("review").contains(t))) return;
+  if (/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) return;
+  const to = { ArrowLeft: review.idx - 1, ArrowRight: review.idx + 1, Home: 0, End: Infinity }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  goReview(to);
+});
+$("rv-graph").addEventListener("click", (e) => {
+  if (!review || !review.boards) return;
+  const r = $("rv-graph").getBoundingClientRect();
+  const vx = ((e.clientX - r.left) / r.width) * 600;
+  const n = review.boards.length - 1;
+  goReview(Math.round(((vx - 34) / (600 - 34 - 8)) * n));
+});
+
+// The board a local game started from, when not the usual start (tests, `?board=`).
+function localStart(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem("reversi.start") || "null");
+    return v && v.game === id ? v.board : null;
+  } catch (_) { return null; }
 }
 
 // ---------------------------------------------------------------- clocks
@@ -550,8 +886,28 @@ function tickClocks() {
     let ms = c[side + "_ms"];
     if (c.running === side && !c.paused && s.status === "playing") ms -= performance.now() - at;
     el.textContent = fmt(ms);
-    el.classList.toggle("low", ms < 10000 && c.running === side);
+    // Low time: 10 s and less on the running clock, shown on its side and, with the sound on,
+    // heard once a second on the clock of the person at this screen.
+    const low = ms <= 10000 && c.running === side && !c.paused && s.status === "playing";
+    el.classList.toggle("low", low);
+    $("side-" + side).classList.toggle("low-time", low);
+    if (low && !reviewing && isMine(side, s)) {
+      const left = Math.max(0, Math.ceil(ms / 1000));
+      const k = `${s.game}:${s.version}:${side}:${left}`;
+      if (k !== lastLowTick) {
+        if (!lastLowTick || !lastLowTick.startsWith(`${s.game}:${s.version}:${side}:`)) announce(`${cap(side)}: ${left} seconds left.`);
+        lastLowTick = k;
+        lowSound(left);
+      }
+    }
   }
+}
+
+let lastLowTick = null;
+// Whether `side` is played by the person at this screen.
+function isMine(side, s) {
+  if (kind === "local") return s.mode === "two_players" || s.human === side;
+  return myColor() === side;
 }
 setInterval(tickClocks, 250);
 
@@ -592,6 +948,26 @@ function discSound() {
   } catch (_) { /* no sound then */ }
 }
 
+// A short high tick for each of the last ten seconds (higher for the last three).
+function lowSound(left) {
+  if (muted) return;
+  debug.lowBeeps++;
+  if (!audio) return;
+  try {
+    const t = audio.currentTime;
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.type = "sine";
+    o.frequency.setValueAtTime(left <= 3 ? 1320 : 880, t);
+    g.gain.setValueAtTime(0.0001, t);
+    g.gain.exponentialRampToValueAtTime(0.25, t + 0.005);
+    g.gain.exponentialRampToValueAtTime(0.0001, t + 0.08);
+    o.connect(g).connect(audio.destination);
+    o.start(t);
+    o.stop(t + 0.09);
+  } catch (_) { /* no sound then */ }
+}
+
 // A toggle button: its name stays "Sound", pressed while the sound is on.
 function drawMute() {
   $("mute").setAttribute("aria-pressed", String(!muted));
@@ -618,7 +994,18 @@ function announce(text) {
   while ($("live").childNodes.length > 5) $("live").removeChild($("live").firstChild);
 }
 
-function info(text) { $("info").textContent = text || ""; }
+// The status line. It holds while it is true: a line about a game goes when that game ends or
+// another is shown, or when `until(state, prev)` says so.
+let infoFor = null;
+function info(text, until) {
+  $("info").textContent = text || "";
+  infoFor = text ? { game, until: until || null } : null;
+}
+function expireInfo(s, prev) {
+  if (!infoFor) return;
+  const ended = (s.status === "over" || s.status === "closed") && !(prev && (prev.status === "over" || prev.status === "closed"));
+  if ((infoFor.game && s.game !== infoFor.game) || ended || (infoFor.until && infoFor.until(s, prev))) info("");
+}
 
 // ---------------------------------------------------------------- local games: the worker
 
@@ -636,29 +1023,62 @@ function startWorker() {
     if (m.type === "ready") { debug.engineReady = true; return; }
     if (m.type === "weights") { showWeights(m); return; }
     if (m.type === "saved") { store.local = m.data; return; }
+    if (m.type === "review_boards" || m.type === "review_eval" || m.type === "review_done" || m.type === "review_error") { onReview(m); return; }
     handle(m);
   };
   worker.onerror = (e) => { info(`The game engine stopped (${e.message || "error"}).`); };
 }
 
-// The Expert level's weights, which the worker fetches from the server: "loading", "ready" or
-// "failed" (with the worker's message in plain words). Expert is offered once they are in.
-let weights = { status: "loading", message: "" };
-function showWeights(m) {
-  weights = { status: m.status, message: m.message || "" };
-  debug.weights = m.status;
-  const opt = $("level").querySelector('option[value="expert"]');
-  opt.disabled = m.status !== "ready";
-  opt.textContent = { ready: "Expert", loading: "Expert (loading…)" }[m.status] || "Expert (unavailable)";
-  $("expert-note").textContent = m.status === "failed" ? weights.message : m.status === "loading" ? "The Expert level is loading its evaluation…" : "";
-  if (m.status === "failed" && $("level").value === "expert") $("level").value = "hard";
-  if (state && kind === "local") $("turn").textContent = turnText(state);
+// The Expert level's weights (5 MB), which the worker fetches when Expert, hints or a review
+// first need them ("idle" until then), with progress, and keeps in the browser's cache: "idle",
+// "loading", "ready" or "failed" (with the worker's message in plain words).
+let weights = { status: "idle", message: "", loaded: 0, total: null };
+let afterWeights = [];  // what waits for them (hints)
+
+function needWeights() {
+  if (weights.status !== "idle") return;
+  weights.status = "loading";
+  debug.weights = "loading";
+  toWorker({ type: "weights_load" });
+  drawWeights();
 }
 
-// Why a game against Expert cannot start now ("" when it can).
+function weightsPercent() {
+  return weights.total ? Math.min(100, Math.floor((100 * weights.loaded) / weights.total)) : null;
+}
+
+function showWeights(m) {
+  if (m.status === "loading" && m.loaded > 0) debug.weightsProgress = (debug.weightsProgress || 0) + 1;
+  weights = { status: m.status, message: m.message || "", loaded: m.loaded || 0, total: m.total || null };
+  debug.weights = m.status;
+  drawWeights();
+  if (m.status === "ready" || m.status === "failed") for (const f of afterWeights.splice(0)) f();
+}
+
+function drawWeights() {
+  const opt = $("level").querySelector('option[value="expert"]');
+  opt.disabled = weights.status === "failed";
+  opt.textContent = { idle: "Expert (downloads 5 MB once)", loading: "Expert (loading…)", ready: "Expert" }[weights.status] || "Expert (unavailable)";
+  const loading = weights.status === "loading";
+  $("expert-load").hidden = !loading;
+  const pct = weightsPercent();
+  if (loading) {
+    if (pct === null) $("expert-bar").removeAttribute("value");
+    else $("expert-bar").value = pct / 100;
+  }
+  $("expert-note").textContent = weights.status === "failed" ? weights.message
+    : loading ? `Downloading Expert's evaluation${pct === null ? "…" : `: ${pct} %`}` : "";
+  if (weights.status === "failed" && $("level").value === "expert") $("level").value = "hard";
+  if (state && kind === "local" && !reviewing) $("turn").textContent = turnText(state);
+  if (!$("hints-box").hidden && hintsFor && loading) $("hints-unit").textContent = `Loading Expert's evaluation for the hints${pct === null ? "…" : `: ${pct} %`}`;
+  if (review && !review.done && loading) drawReviewProgress();
+}
+$("level").addEventListener("change", () => { if ($("level").value === "expert") needWeights(); });
+
+// Why a game against Expert cannot start now ("" when it can: while the weights load, the game
+// starts and Expert moves once they are in).
 function expertWhy() {
-  if (weights.status === "ready") return "";
-  return weights.status === "failed" ? weights.message : "The Expert level is still loading its evaluation: start the game in a moment.";
+  return weights.status === "failed" ? weights.message : "";
 }
 
 function toWorker(m) {
@@ -670,7 +1090,7 @@ function toWorker(m) {
 // ---------------------------------------------------------------- online games: the connection
 
 function connect() {
-  if (ws) return;
+  if (ws || holdConn) return;
   setConn("connecting", "Connecting…");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   ws.onopen = () => { retry = 0; };
@@ -678,6 +1098,7 @@ function connect() {
     ws = null;
     welcome = null;
     const wait = Math.min(5000, 500 * 2 ** retry++);
+    if (holdConn) { setConn("offline", "Disconnected."); return; }
     setConn("offline", `Disconnected. Reconnecting in ${Math.round(wait / 1000) || 1} s…`);
     setTimeout(connect, wait);
   };
@@ -692,6 +1113,7 @@ function setConn(st, text) {
   $("conn").hidden = !st;
   $("conn").dataset.state = st || "none";
   $("conn").textContent = text || "";
+  drawPending();
 }
 
 // Sends an online message, opening the connection first if need be (the message waits for it).
@@ -762,6 +1184,20 @@ function onState(m) {
   if (!prev && m.kind === "local") selectMode(m.mode);
   kind = m.kind;
   state = m;
+  const live = m.status === "playing" || m.status === "paused";
+  const wasLiveGame = prev && (prev.status === "playing" || prev.status === "paused") && (prev.game_no || 0) === (m.game_no || 0);
+  const started = m.status === "playing" && !wasLiveGame;
+  // Who this person is in the game: fixed while it is played, so that a seat taken at the result
+  // (a reservation) does not make a spectator its winner.
+  if (live) playedAs.set(`${m.game}:${m.game_no || 0}`, myColor());
+  if (pendingMove && pendingMove.queued) sendQueuedMove(m);
+  else if (pendingMove && (!prev || m.version !== prev.version)) clearPending();
+  if (!prev || m.version !== prev.version) clearRefused();
+  if (reviewing && (live || (review && review.game !== m.game))) closeReview(false);
+  expireInfo(m, prev);
+  if (m.kind === "local" && m.level === "expert") needWeights();
+  // A hosted room's link stays in the address bar while the person is in it.
+  if (m.kind === "hosted" && m.room && location.pathname !== `/join/${m.room}`) history.replaceState(null, "", `/join/${m.room}`);
   // Animate and sound a placement that follows the state shown by one move.
   let animate = null;
   if (prev && m.last && prev.board && placements(m) === placements(prev) + 1) animate = m.last;
@@ -772,7 +1208,9 @@ function onState(m) {
   const wasLive = prev && (prev.status === "playing" || prev.status === "paused");
   if (over && wasLive && resultShownFor !== `${m.game}:${m.game_no || 0}`) showResult(m);
   if (m.status === "playing") hideResult();
-  if (m.kind === "hosted" && location.pathname.startsWith("/join/")) history.replaceState(null, "", "/");
+  $("review-again").hidden = !(m.status === "over" || m.status === "closed") || reviewing;
+  // A game this person plays starts: the focus goes to the board (not a button that went away).
+  if (started && (kind === "local" || myColor())) focusBoard();
   if (m.kind === "hosted" && !prev && /^Joining room/.test($("info").textContent)) info("");
   // Announcements: passes and results (and the opponent's moves, briefly).
   const key = `${m.game}:${(m.history || []).length}:${m.status}`;
@@ -797,6 +1235,11 @@ function handle(m) {
       onWelcome();
       break;
     case "local_started":
+      try {
+        if (pendingStart) localStorage.setItem("reversi.start", JSON.stringify({ game: m.game, board: pendingStart }));
+        else localStorage.removeItem("reversi.start");
+      } catch (_) { /* not kept */ }
+      pendingStart = null;
       follow(m.game, "local");
       selectMode(null);
       info("");
@@ -867,7 +1310,7 @@ function handle(m) {
     case "room_created":
       follow(m.room, "hosted");
       selectMode("online");
-      info("Room created: share its link below.");
+      info("Room created: share its link (also in the address bar).", (s) => (s.members || []).length > 1);
       if (pendingRoom) {
         const seat = pendingRoom.color === "black" ? 0 : 1;
         send({ type: "sit", room: m.room, seat });
@@ -887,7 +1330,7 @@ function handle(m) {
 }
 
 function onError(m) {
-  if (m.code === "stale_version") { if (game) sendGame({ type: "sync", game }); return; }
+  if (m.code === "stale_version") { clearPending(); if (game) sendGame({ type: "sync", game }); return; }
   if (m.code === "engine_unavailable") { info(m.message || m.code); return; } // the saved game is kept
   if (m.request === "local_load" || (loadingLocal && m.request === undefined)) {
     // The saved game could not be restored: forget it and show the start choice.
@@ -906,6 +1349,11 @@ function onError(m) {
     return;
   }
   if (m.request === "invite_join" && location.pathname.startsWith("/join/")) history.replaceState(null, "", "/");
+  if (m.request === "move" || m.request === "undo") {
+    const i = pendingMove ? pendingMove.i : null;
+    clearPending();
+    if (m.request === "move") { refuse(i, PLAIN[m.code] || m.message || m.code); return; }
+  }
   if (m.request === "rematch" && !$("result").hidden) {
     $("rematch").disabled = true;
     $("rematch-note").textContent = PLAIN[m.code] || m.message;
@@ -941,24 +1389,95 @@ const PLAIN = {
 // ---------------------------------------------------------------- intentions
 
 function play(i) {
-  // A refused click sends nothing and makes no sound; it is explained in the live region.
+  // A refused click sends nothing and makes no sound; it is shown on the board (the square and a
+  // short message under it) and said in the live region.
   if (!state) return;
+  const sq = nameOf(i);
+  if (reviewing) { refuse(i, `${sq}: this is the review. Choose “Back to the game” to play.`); return; }
+  if (pendingMove) { refuse(i, `Wait: your move ${pendingMove.square} is on its way.`); return; }
   if (!mayPlay()) {
     if (state.status === "playing" && state.to_move) {
-      if (kind === "local" && state.thinking) announce("Wait: the computer is thinking.");
-      else if (kind === "local" || myColor()) announce(`It is ${state.to_move}'s turn.`);
-      else announce("You are watching: sit down to play.");
-    } else if (state.status === "paused") announce("The game is paused.");
+      if (kind === "local" && state.thinking) refuse(i, "Wait: the computer is thinking.");
+      else if (kind === "local" || myColor()) refuse(i, `It is ${state.to_move}'s turn.`);
+      else refuse(i, "You are watching: sit down to play.");
+    } else if (state.status === "paused") refuse(i, "The game is paused.");
+    else if (state.status === "over" || state.status === "closed") refuse(i, "The game is over.");
+    else refuse(i, "No game in progress.");
     return;
   }
   if (!legalOf(i)) {
-    const sq = nameOf(i);
     const taken = shownBoard && shownBoard[i] !== "-";
-    announce(taken ? `${sq}: the square is taken.` : `${sq}: no discs to flip.`);
+    refuse(i, taken ? `${sq}: the square is taken.` : `${sq}: no discs to flip.`);
     return;
   }
   unlockAudio();
-  sendGame({ type: "move", game, square: nameOf(i), version: state.version, rid: ++rid });
+  clearRefused();
+  // Online without a connection, the move waits here (drawn pending) and goes once the page has
+  // the game's state again and the move is still legal.
+  const queued = kind !== "local" && !connected();
+  pendingMove = { i, square: sq, version: state.version, color: state.to_move, queued };
+  cells[i].classList.add("pending");
+  cells[i].dataset.ghost = state.to_move;
+  drawPending();
+  if (!queued) sendGame({ type: "move", game, square: sq, version: state.version, rid: ++rid });
+}
+
+// A state after a reconnection: the waiting move goes now, or is given up with a reason.
+function sendQueuedMove(m) {
+  const p = pendingMove;
+  if (!p || !p.queued || !connected()) return;
+  if (m.status === "paused" || m.status === "waiting") return;
+  if (m.status === "playing" && mayPlay() && legalOf(p.i)) {
+    p.queued = false;
+    p.version = m.version;
+    drawPending();
+    send({ type: "move", game, square: p.square, version: m.version, rid: ++rid });
+    return;
+  }
+  clearPending();
+  refuse(p.i, `${p.square} was not played: the game moved on while the connection was down.`);
+}
+
+// The message under the board: "refused", "pending" or "none".
+function boardMsg(text, k) {
+  const el = $("board-msg");
+  el.textContent = text || "";
+  el.dataset.kind = text ? k : "none";
+}
+
+function clearRefused() {
+  for (const c of cells) c.classList.remove("refused");
+  if ($("board-msg").dataset.kind === "refused") boardMsg("", "none");
+}
+
+function refuse(i, text) {
+  clearRefused();
+  if (i != null) {
+    void cells[i].offsetWidth; // restart the shake
+    cells[i].classList.add("refused");
+  }
+  boardMsg(text, "refused");
+  announce(text);
+  debug.refused++;
+}
+
+function connected() { return !!(ws && ws.readyState === 1 && welcome); }
+
+// A move waiting for its answer: said under the board (online only: locally it is instant).
+function drawPending() {
+  if (!pendingMove) return;
+  if (kind === "local") return;
+  boardMsg(connected()
+    ? `${pendingMove.square}: sent, waiting for the server…`
+    : `${pendingMove.square}: not sent yet: it will be played when the connection is back.`, "pending");
+}
+
+function clearPending() {
+  if (!pendingMove) return;
+  const c = cells[pendingMove.i];
+  c.classList.remove("pending");
+  pendingMove = null;
+  if ($("board-msg").dataset.kind === "pending") boardMsg("", "none");
 }
 
 function timeSpec() {
@@ -993,9 +1512,12 @@ function closeLocal() {
 // a game (an online game is resigned, a hosted room left).
 function leaveCurrent() {
   if (kind === "hosted" && game) {
-    if (seatedInGame() && !window.confirm("Leaving the room now abandons your game: you lose it. Leave the room?")) return false;
+    const inGame = seatedInGame();
+    if (inGame && !window.confirm("Leaving the room now abandons your game: you lose it. Leave the room?")) return false;
     send({ type: "leave", room: game, rid: ++rid });
     $("room-panel").hidden = true;
+    if (location.pathname.startsWith("/join/")) history.replaceState(null, "", "/");
+    info(leftText(inGame));
     return true;
   }
   return leaveOnline();
@@ -1008,12 +1530,14 @@ function newLocal(boardStr, modeOverride) {
   const m = { type: "local_new", mode: mode === "computer" ? "computer" : "two_players", time: timeSpec(), rid: ++rid };
   if (m.mode === "computer") { m.color = $("color").value; m.level = $("level").value; }
   if (boardStr) m.board = boardStr;
+  pendingStart = boardStr || null;
   if (state && kind === "local" && state.status === "playing") toWorker({ type: "local_close", game });
   hideResult();
   expectLocal = true;
   toWorker(m);
 }
 
+let pendingStart = null; // the board a local game was asked to start from
 let modeShown = "computer";
 function selectMode(mode) {
   if (mode) document.querySelector(`input[name="mode"][value="${mode}"]`).checked = true;
@@ -1029,10 +1553,12 @@ document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListene
   const to = currentMode();
   const back = modeShown;
   if (kind === "hosted" && game && to !== "online") {
-    const warn = seatedInGame() ? "Leaving the room now abandons your game: you lose it. Leave the room?" : "Leave the room?";
+    const inGame = seatedInGame();
+    const warn = inGame ? "Leaving the room now abandons your game: you lose it. Leave the room?" : "Leave the room?";
     if (!window.confirm(warn)) { selectMode(back); return; }
     send({ type: "leave", room: game, rid: ++rid });
     forget();
+    info(leftText(inGame));
   } else if (modeShown === "online" && to !== "online" && inOnlineGame()) {
     if (!leaveOnline()) { selectMode(back); return; }
     forget();
@@ -1141,12 +1667,22 @@ $("room-bot-level").onchange = () => { if (state) drawRoom(state); };
 $("bot-remove").onclick = () => roomSend("remove_bot");
 $("room-leave").onclick = () => {
   if (!game) return;
-  const warn = seatedInGame() ? "Leaving now abandons your game: you lose it. Leave the room?" : "Leave the room?";
+  const inGame = seatedInGame();
+  const warn = inGame ? "Leaving now abandons your game: you lose it. Leave the room?" : "Leave the room?";
   if (!window.confirm(warn)) return;
   send({ type: "leave", room: game, rid: ++rid });
   forget();
-  info("You left the room.");
+  info(leftText(inGame));
 };
+
+// Offline: a service worker keeps the page, the engine and (once fetched) Expert's weights, so
+// that local games work with no network after one visit; the manifest makes the page installable.
+if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+  navigator.serviceWorker.register("/sw.js").then(
+    () => { debug.sw = "registered"; },
+    (e) => { debug.sw = `failed: ${e && e.message ? e.message : e}`; },
+  );
+}
 
 // Start: come back to the game shown before a refresh. An online game (or an invite link) opens
 // the connection; otherwise the page stays offline and a saved local game is restored.

@@ -11,10 +11,16 @@
 // `{"type":"hints","rid":…,"moves":[{"square","score","exact"},…],"unit":"discs"|"points"}`
 // (best first) or an `error`.
 // The Expert level's weights (weights/expert.bin, 5 MB, not built into the module) are fetched
-// from the server once the engine is loaded and handed to it; the worker says how it went:
-// `{"type":"weights","status":"loading"}`, then `{"type":"weights","status":"ready"}` or
+// when the page first asks (`{"type":"weights_load"}`: Expert chosen, hints, a review), kept in
+// the browser's Cache API (so that they load offline afterwards) and handed to the engine; the
+// worker says how it goes: `{"type":"weights","status":"loading","loaded":…,"total":…}` (again as
+// bytes arrive), then `{"type":"weights","status":"ready"}` or
 // `{"type":"weights","status":"failed","message":…}` (the message in plain words for the page).
 // An Expert game waits (the module does not ask to think) until the weights are in.
+// Review: `{"type":"review","rid":…,"moves":[…],"board"?:…}` is answered `review_boards`
+// (`boards`: the position after each move, the start first), then one `review_eval` per
+// position (`i`, `score`: Expert's evaluation in discs for black, or null without its weights,
+// `exact`, `done`, `total`), then `review_done`; or `review_error`. A newer review stops an older.
 import { loadEngine } from "./engine.js";
 
 // The least time between the person's move and the computer's search, so that the person sees
@@ -95,25 +101,70 @@ function onPageMessage(m) {
     return;
   }
   if (m.type === "hints") { hints(m); return; }
+  if (m.type === "weights_load") { loadWeights(); return; }
+  if (m.type === "review") { review(m); return; }
   if (m.type === "local_load") run({ type: "local_load", data: m.data }, m);
   else run({ type: "local", msg: m }, m);
 }
 
 self.onmessage = (ev) => onPageMessage(ev.data);
 
-// Fetches the Expert level's weights and installs them in the engine; a game against Expert
-// that was waiting for them then gets its move.
-async function loadWeights() {
-  post({ type: "weights", status: "loading" });
+const WEIGHTS_URL = new URL("weights/expert.bin", import.meta.url).href;
+const WEIGHTS_CACHE = "reversi-weights-v1";
+let weightsJob = null;   // the promise of the weights' loading, once asked
+let weightsReady = false;
+
+// Reads a response's body, posting the progress about every 5 %.
+async function readBody(res) {
+  const total = Number(res.headers.get("content-length")) || null;
+  if (!res.body || !res.body.getReader) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const parts = [];
+  let loaded = 0;
+  let told = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    loaded += value.length;
+    if (!total || loaded - told >= total / 20) {
+      told = loaded;
+      post({ type: "weights", status: "loading", loaded, total });
+    }
+  }
+  const out = new Uint8Array(loaded);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+// Fetches the Expert level's weights (from the cache when they were fetched before) and
+// installs them in the engine; a game against Expert that was waiting for them then gets its
+// move. Resolves to whether they are in.
+function loadWeights() {
+  if (!weightsJob) weightsJob = fetchWeights();
+  return weightsJob;
+}
+
+async function fetchWeights() {
+  post({ type: "weights", status: "loading", loaded: 0, total: null });
   let why = null;
+  let cache = null;
+  try { cache = self.caches ? await self.caches.open(WEIGHTS_CACHE) : null; } catch (_) { cache = null; }
   try {
-    const res = await fetch(new URL("weights/expert.bin", import.meta.url));
+    let res = cache ? await cache.match(WEIGHTS_URL) : undefined;
+    const cached = !!res;
+    if (!res) res = await fetch(WEIGHTS_URL);
     if (!res.ok) {
       why = `the server answered HTTP ${res.status} for its file`;
     } else {
-      const answer = engine.installWeights(await res.arrayBuffer());
+      const bytes = await readBody(res);
+      const answer = engine.installWeights(bytes);
       if (!answer || answer.type !== "weights") {
         why = `its file is damaged: ${(answer && answer.message) || "the engine refused it"}`;
+        if (cached) await cache.delete(WEIGHTS_URL).catch(() => {});
+      } else if (cache && !cached) {
+        await cache.put(WEIGHTS_URL, new Response(bytes, { headers: { "content-type": "application/octet-stream" } })).catch(() => {});
       }
     }
   } catch (e) {
@@ -121,10 +172,52 @@ async function loadWeights() {
   }
   if (why) {
     post({ type: "weights", status: "failed", message: `The Expert level is not available: ${why}. Easy, Normal and Hard still work.` });
-    return;
+    return false;
   }
+  weightsReady = true;
   post({ type: "weights", status: "ready" });
   if (thinkTimer === null) run({ type: "local_think" }, null);
+  return true;
+}
+
+// ---------------------------------------------------------------- review
+
+let reviewRid = null;
+const yieldNow = () => new Promise((r) => setTimeout(r, 0));
+
+async function review(m) {
+  const rid = m.rid;
+  reviewRid = rid;
+  let rp;
+  try {
+    rp = engine.call(m.board ? { type: "replay", moves: m.moves, board: m.board } : { type: "replay", moves: m.moves });
+  } catch (e) {
+    rp = { type: "error", message: String(e && e.message ? e.message : e) };
+  }
+  if (!rp || rp.type !== "replay") {
+    post({ type: "review_error", rid, message: `The game could not be replayed (${(rp && rp.message) || "no answer"}).` });
+    return;
+  }
+  const boards = rp.boards;
+  post({ type: "review_boards", rid, boards });
+  const have = await loadWeights();
+  // The end first would be quicker to see, but the graph fills from the start.
+  let missing = 0;
+  for (let i = 0; i < boards.length; i++) {
+    await yieldNow();
+    if (reviewRid !== rid) return;
+    let a;
+    try { a = engine.call({ type: "eval", board: boards[i] }); } catch (e) { a = { type: "error" }; }
+    const black = boards[i].trim().endsWith("X") ? 1 : -1;
+    const ok = a && a.type === "eval";
+    if (!ok) missing++;
+    post({
+      type: "review_eval", rid, i, score: ok ? black * a.score : null, exact: ok && !!a.exact,
+      done: i + 1, total: boards.length,
+      note: !ok && !have ? "Expert's evaluation could not be loaded: only the last 14 empties are scored (exactly)." : undefined,
+    });
+  }
+  post({ type: "review_done", rid, missing });
 }
 
 (async () => {
@@ -138,5 +231,4 @@ async function loadWeights() {
   if (failed) post({ type: "error", code: "engine_unavailable", message: failed });
   else post({ type: "ready" });
   for (const m of pending.splice(0)) onPageMessage(m);
-  if (engine) await loadWeights();
 })();
