@@ -74,7 +74,10 @@ test("a refresh in the middle of an online game rejoins it", { timeout: 120000 }
   assert.equal((await h.view(a)).history.length, 8);
   assert.equal((await h.view(b)).history.length, 8);
 
-  // Changing mode mid-game asks to resign first; declining keeps the game.
+  // Changing mode mid-game asks to resign first; declining keeps the game. (The set-up folds away
+  // during an online game: it is opened first.)
+  assert.equal(await a.locator("#setup-box").evaluate((d) => d.open), false);
+  await a.locator("#setup-box > summary").click();
   let asked = 0;
   a.once("dialog", (d) => { asked++; d.dismiss(); });
   await a.getByLabel("Against the computer").check({ force: true }).catch(() => {});

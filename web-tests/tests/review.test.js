@@ -76,6 +76,7 @@ test("a local game's review: steps, words, the graph and its swings", { timeout:
   // Progress is shown while the worker analyses (the weights first, then each position).
   await page.waitForFunction(() => window.reversiDebug.review && window.reversiDebug.review.total > 0);
   await page.waitForFunction(() => window.reversiDebug.review.finished, null, { timeout: 120000 });
+  assert.equal(await page.evaluate(() => window.reversiDebug.reviewProgressShown), true, "progress was shown");
   assert.ok(await page.locator("#rv-progress").isHidden(), "the progress goes when done");
   const r = await page.evaluate(() => window.reversiDebug.review);
   assert.equal(r.total, n + 1);

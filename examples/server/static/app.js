@@ -246,10 +246,11 @@ function draw(s, animate) {
   if (reviewing) drawReview(false);
 }
 
-// On a phone, the set-up folds away when a game starts (it can be opened again).
+// The set-up folds away when a game starts on a phone, and in an online game or a room on any
+// screen, out of the way of the room's panel (it can be opened again).
 let foldedFor = null;
 function foldSetup(s) {
-  if (!window.matchMedia("(max-width: 600px)").matches) return;
+  if (!window.matchMedia("(max-width: 600px)").matches && kind === "local") return;
   const live = s.status === "playing" || s.status === "paused";
   const key = `${s.game}:${s.game_no || 0}`;
   if (live && foldedFor !== key) { foldedFor = key; $("setup-box").open = false; }
@@ -624,6 +625,7 @@ function openReview() {
 
 function closeReview(redraw = true) {
   reviewing = false;
+  clearRefused();
   if (debug.review) debug.review.open = false;
   $("review").hidden = true;
   board.classList.remove("reviewing");
@@ -706,6 +708,7 @@ function drawReviewProgress() {
   const busy = !review.finished;
   $("rv-progress").hidden = !busy;
   if (!busy) return;
+  debug.reviewProgressShown = true;
   if (weights.status === "loading" && review.done === 0) {
     const pct = weightsPercent();
     $("rv-bar-label").textContent = `Loading Expert's evaluation${pct === null ? "…" : `: ${pct} %`}`;

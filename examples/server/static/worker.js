@@ -112,7 +112,6 @@ self.onmessage = (ev) => onPageMessage(ev.data);
 const WEIGHTS_URL = new URL("weights/expert.bin", import.meta.url).href;
 const WEIGHTS_CACHE = "reversi-weights-v1";
 let weightsJob = null;   // the promise of the weights' loading, once asked
-let weightsReady = false;
 
 // Reads a response's body, posting the progress about every 5 %.
 async function readBody(res) {
@@ -174,7 +173,6 @@ async function fetchWeights() {
     post({ type: "weights", status: "failed", message: `The Expert level is not available: ${why}. Easy, Normal and Hard still work.` });
     return false;
   }
-  weightsReady = true;
   post({ type: "weights", status: "ready" });
   if (thinkTimer === null) run({ type: "local_think" }, null);
   return true;
