@@ -229,6 +229,8 @@ function draw(s, animate) {
   $("undo").hidden = kind !== "local";
   $("undo").disabled = !(kind === "local" && s.can_undo && !over);
   $("resign").disabled = !(s.status === "playing" && (kind === "local" || myColor()));
+  // A spectator has nothing to resign.
+  $("resign").hidden = kind !== "local" && !myColor() && s.status !== "none";
   $("hint").hidden = kind !== "local";
   $("hint").disabled = !(kind === "local" && canPlay && (s.legal || []).length > 0);
   if (hintsFor && hintsFor !== hintKey(s)) { hintsFor = null; $("hints-box").hidden = true; }
@@ -514,6 +516,7 @@ function showResult(s) {
   $("rematch").textContent = "Offer a rematch";
   $("rematch-note").textContent = "";
   $("review-open").hidden = !(s.history || []).length;
+  $("review-again").hidden = true;
   $("result").hidden = false;
   resultShownFor = key;
   const first = [...$("result").querySelectorAll("button")].find((b) => !b.hidden);
@@ -528,7 +531,11 @@ function focusBoard() {
   cells[focusIdx].focus({ preventScroll: true });
 }
 
-function hideResult() { $("result").hidden = true; }
+function hideResult() {
+  $("result").hidden = true;
+  // The review stays one click away once the result is closed.
+  $("review-again").hidden = !(state && (state.status === "over" || state.status === "closed")) || reviewing;
+}
 
 // A finished local game again, same settings, colours swapped against the computer.
 function playAgain() {
@@ -1211,7 +1218,7 @@ function onState(m) {
   const wasLive = prev && (prev.status === "playing" || prev.status === "paused");
   if (over && wasLive && resultShownFor !== `${m.game}:${m.game_no || 0}`) showResult(m);
   if (m.status === "playing") hideResult();
-  $("review-again").hidden = !(m.status === "over" || m.status === "closed") || reviewing;
+  $("review-again").hidden = !(m.status === "over" || m.status === "closed") || reviewing || !$("result").hidden;
   // A game this person plays starts: the focus goes to the board (not a button that went away).
   if (started && (kind === "local" || myColor())) focusBoard();
   if (m.kind === "hosted" && !prev && /^Joining room/.test($("info").textContent)) info("");
