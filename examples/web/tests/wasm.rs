@@ -43,6 +43,14 @@ fn wasm_module_answers_as_the_native_build() {
             .map(|p| json!({"type": "solve", "board": p.to_board_string()})),
     );
     requests.push(json!({"type": "perft", "depth": 2, "board": "not a board"}));
+    // The review's calls: the positions after some moves, and exact evaluations of the endgames
+    // at 14, 12 and 10 empties (the game goes forward: 16 empties first).
+    requests.push(json!({"type": "replay", "moves": ["f5", "d6", "c3", "d3", "c4"]}));
+    requests.extend(
+        positions[1..]
+            .iter()
+            .map(|p| json!({"type": "eval", "board": p.to_board_string()})),
+    );
     let native: Vec<Value> = requests
         .iter()
         .map(|r| serde_json::from_str(&reversi_web::call(&r.to_string())).unwrap())
@@ -54,6 +62,11 @@ fn wasm_module_answers_as_the_native_build() {
     }
     assert!(native[8..12].iter().all(|a| a["type"] == "solve"));
     assert_eq!(native[12]["code"], "bad_board");
+    assert_eq!(native[13]["boards"].as_array().map(Vec::len), Some(6));
+    for a in &native[14..17] {
+        assert_eq!(a["exact"], true, "{a}");
+        assert!(a["score"].as_i64().is_some_and(|s| s.abs() <= 64), "{a}");
+    }
     let wasm = run_in_node(&requests);
     assert_eq!(wasm, native);
 }
