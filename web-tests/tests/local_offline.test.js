@@ -80,6 +80,18 @@ test("against the computer with no server: play, refresh, close and come back, f
   await ctx.close();
 });
 
+test("opened from a file, the page says how to serve it; served, it does not", { timeout: 60000 }, async () => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("file://" + require("node:path").join(h.STATIC, "index.html"));
+  assert.ok(await page.locator("#file-note").isVisible());
+  assert.match(await page.locator("#file-note").textContent(), /must be served by a web server/);
+  await page.goto(web.url + "/");
+  await page.waitForFunction(() => window.reversiDebug && window.reversiDebug.engineReady);
+  assert.ok(await page.locator("#file-note").isHidden());
+  await ctx.close();
+});
+
 test("two players on one device with no server, to the end", { timeout: 240000 }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 900, height: 1000 } });
   const page = await newPage(ctx);
