@@ -145,9 +145,14 @@ function setDisc(i, ch) {
   cells[i].classList.toggle("filled", ch !== "-");
 }
 
+// Stops the flips of the state drawn before: its timers, and its running half-turns, whose end
+// would otherwise paint a disc in the colour of that older state after a newer one was drawn.
+let flipAnims = [];
 function clearTimers() {
   for (const t of timers) clearTimeout(t);
   timers = [];
+  for (const a of flipAnims) { try { a.onfinish = null; a.cancel(); } catch (_) { /* gone */ } }
+  flipAnims = [];
 }
 
 // Draws a state. `animate` names the placement to animate (the server's `last`) when the state
@@ -175,6 +180,7 @@ function draw(s, animate) {
       timers.push(setTimeout(() => {
         const d = cells[i].querySelector(".disc");
         const half = d.animate([{ transform: "scaleX(1)" }, { transform: "scaleX(0.05)" }], { duration: 90, easing: "ease-in" });
+        flipAnims.push(half);
         half.onfinish = () => {
           setDisc(i, ch);
           d.animate([{ transform: "scaleX(0.05)" }, { transform: "scaleX(1)" }], { duration: 90, easing: "ease-out" });
