@@ -1,8 +1,9 @@
 """Overhead of the Python package against the Rust examples, on the same work.
 
     cargo build --release --example perft --example solve        # at the repository root
-    cd python && maturin build --release && pip install target/wheels/reversi-*.whl
-    python bench.py [--repeat 5]
+    cd python && maturin build --profile dist --out target/wheels-dist   # LTO, as the examples
+    pip install --force-reinstall target/wheels-dist/reversi-*.whl
+    python bench.py [--repeat 5] [--perft-depth 10]
 
 Runs, interleaved so that a shared machine's drift spreads over both sides:
 
@@ -13,9 +14,10 @@ Runs, interleaved so that a shared machine's drift spreads over both sides:
   ``target/release/examples/solve reversi-core/tests/data/ffo-40-59.obf --range 40-44`` (its
   per-position ``time_s``) against ``reversi.Solver(table_bits=22).solve(...)``.
 
-Prints the minimum and median of each side and the overhead of Python (min against min). The
-Rust examples are built with the root's release profile (LTO, one codegen unit); the wheel with
-its own (no LTO), so the figure includes that difference as well as the binding's cost.
+Prints the minimum and median of each side and the overhead of Python (min against min, median
+against median). The Rust examples are built with the root's release profile (LTO, one codegen
+unit); the `dist` profile of python/Cargo.toml builds the wheel the same way, so that the figure
+is the binding's cost alone (a `--release` wheel, as CI builds, has no LTO).
 """
 
 from __future__ import annotations
