@@ -109,7 +109,7 @@ pub enum Write {
     Save {
         /// Its id.
         id: String,
-        /// `hosted`.
+        /// `hosted`, or a cluster node's online room (`cluster_random`, `cluster_invite`).
         kind: &'static str,
         /// Its record ([`crate::records::encode_room`]).
         state: String,
@@ -458,6 +458,21 @@ impl Reader {
             .query_row(params![token], |r| r.get::<_, i64>(0))
             .optional()?;
         Ok(player.map(|p| p as u64))
+    }
+
+    /// The live rows of one kind (id and record), oldest id first.
+    ///
+    /// # Errors
+    ///
+    /// Any SQLite error.
+    pub fn live_of_kind(&self, kind: &str) -> Result<Vec<(String, String)>, rusqlite::Error> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stmt =
+            conn.prepare_cached("SELECT id, state FROM live WHERE kind = ?1 ORDER BY id")?;
+        let rows = stmt
+            .query_map(params![kind], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
     }
 
     /// The tokens handed out since `since_ms` (wall time), with their players: what a cluster

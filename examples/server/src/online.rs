@@ -234,6 +234,8 @@ impl Online {
                 }
                 // The lobby's snapshot and log hold the online rooms; their rows are copies.
                 "online_room" => {}
+                // A cluster node's online rooms: its cluster part reads them (`cluster::node`).
+                k if k.starts_with("cluster_") => {}
                 other => {
                     return Err(unreadable(
                         format!("the live row {:?}", row.id),

@@ -92,15 +92,23 @@ fn redis_url() -> &'static str {
     .url
 }
 
-/// A temporary directory for a node's database.
+/// A temporary directory for a node's database, emptied.
 fn temp_db(test: &str, node: usize) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "reversi-cluster-tests-{}-{test}-{node}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    dir.join("reversi.db")
+    let db = temp_db_path(test, node);
+    let dir = db.parent().expect("a directory");
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).expect("a temporary directory");
+    db
+}
+
+/// Where a node's database is.
+fn temp_db_path(test: &str, node: usize) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!(
+            "reversi-cluster-tests-{}-{test}-{node}",
+            std::process::id()
+        ))
+        .join("reversi.db")
 }
 
 /// A `server` node of the test's cluster; killed (SIGKILL) when dropped.
@@ -126,11 +134,22 @@ impl Node {
 
     /// A node on the Redis at `url` whose rooms' lease is `lease_ms`.
     fn start_leased(url: &str, test: &str, n: usize, lease_ms: u64) -> Node {
+        Node::spawn(url, test, lease_ms, temp_db(test, n))
+    }
+
+    /// Node `n` started again on the database it had (after a kill).
+    fn restart_on(url: &str, test: &str, n: usize) -> Node {
+        let db = temp_db_path(test, n);
+        assert!(db.exists(), "node {n} of {test} had no database");
+        Node::spawn(url, test, LEASE_MS, db)
+    }
+
+    fn spawn(url: &str, test: &str, lease_ms: u64, db: PathBuf) -> Node {
         let prefix = prefix(test);
         let (child, addr) = common::spawn_server(
             Command::new(env!("CARGO_BIN_EXE_server"))
                 .args(["--addr", "127.0.0.1:0", "--db"])
-                .arg(temp_db(test, n))
+                .arg(db)
                 .args(["--redis", url, "--redis-prefix", &prefix])
                 .args(["--lease-ms", &lease_ms.to_string()])
                 .stderr(Stdio::inherit()),
@@ -1213,4 +1232,38 @@ async fn an_invite_creator_who_moved_to_another_node_is_told_of_the_game() {
     let s = play_moves(&mut dd, &mut ee, 2).await;
     assert_eq!(s.game, room);
     drop(d);
+}
+
+/// A game's owner is killed, and Redis restarts with no data while it is down: started again
+/// on its database, the node serves the game from its own copy, its players are told (the one
+/// still connected elsewhere, and the one who reconnects with its token), and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owner_restarted_after_redis_lost_its_data_serves_its_game_again() {
+    let mut redis = PrivateRedis::start("durable");
+    let url = redis.url();
+    let mut nodes = [0, 1, 2].map(|n| Node::start_on(&url, "durable", n));
+    // The second player's node (node 1) makes the match and owns the room.
+    let (mut x, y, room, [_, yt]) = match_two(nodes[0].addr, nodes[1].addr).await;
+    let mut x_only = (x.0, x.1);
+    let y_color = y.1;
+    let s = {
+        let mut y = y;
+        play_moves(&mut x_only, &mut y, 2).await
+    };
+    nodes[1].kill();
+    redis.restart_empty();
+    nodes[1] = Node::restart_on(&url, "durable", 1);
+    let (mut y2, _) = reconnected(nodes[1].addr, &yt).await;
+    let (room_y, color_y) = y2.matched().await;
+    assert_eq!((room_y.as_str(), color_y), (room.as_str(), y_color));
+    let sy = y2.state_with(2).await;
+    assert_eq!(sy.history, s.history);
+    let sx = x_only.0.state_with(2).await;
+    assert_eq!(sx.history, s.history);
+    x = x_only;
+    let mut y = (y2, color_y);
+    let s = play_next(&mut x, &mut y, &sy).await;
+    let s = play_next(&mut x, &mut y, &s).await;
+    assert_eq!(s.history.len(), 4);
+    assert_eq!(s.game, room);
 }

@@ -283,6 +283,8 @@ struct Node {
     /// The ids of the last commands applied here (a command published twice is applied once).
     applied: HashSet<u64>,
     applied_order: VecDeque<u64>,
+    /// Members of rooms this node owns whose node is not known yet (looked for at each sweep).
+    unlocated: Vec<(String, PlayerId)>,
 }
 
 /// How many applied commands' ids a node remembers.
@@ -346,8 +348,16 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         reset_at: 0,
         applied: HashSet::new(),
         applied_order: VecDeque::new(),
+        unlocated: Vec::new(),
     };
-    node.gen = node.generation().await.map_err(|e| e.message)?.0;
+    let (gen, created) = node.generation().await.map_err(|e| e.message)?;
+    node.gen = gen;
+    if created {
+        // An empty Redis (a new cluster, or one that lost its data while this node was down):
+        // this node's tokens and day's games go back, and so do the rooms it owned.
+        node.restore().await.map_err(|e| e.message)?;
+    }
+    node.adopt_own_rooms().await.map_err(|e| e.message)?;
     node.heartbeat().await.map_err(|e| e.message)?;
     tracing::info!(node = %me, lease_ms, prefix = %cfg.prefix, "joined the cluster");
     tokio::spawn(node.run(rx, back_rx));
@@ -1002,6 +1012,7 @@ impl Node {
             }
             Input::Lost(room) => {
                 self.owners.remove(&room);
+                drop(self.hub.db.submit(vec![Write::Delete { id: room.clone() }]));
                 if let Some(o) = self.rooms.remove(&room) {
                     if let Some(d) = o.deadline {
                         self.timers.remove(&(d, room));
@@ -1262,7 +1273,9 @@ impl Node {
             }
             Err(e) => tracing::error!(error = %e, "this node's guests and games not put back"),
         }
-        self.qp::<()>(&pipe).await?;
+        if pipe.cmd_iter().next().is_some() {
+            self.qp::<()>(&pipe).await?;
+        }
         let ids: Vec<String> = self.rooms.keys().cloned().collect();
         for id in ids {
             self.finish_room(&id, wall_now(), None, Vec::new());
@@ -2067,7 +2080,7 @@ impl Node {
             let _ = self.qp::<()>(&pipe).await;
             return Ok(None);
         };
-        let mut room = match crate::records::decode_room(state) {
+        let room = match crate::records::decode_room(state) {
             Ok(r) => r,
             Err(e) => {
                 // Kept as it is (the lease expires again): never dropped.
@@ -2078,6 +2091,17 @@ impl Node {
                 ));
             }
         };
+        let kind = rec.get("kind").cloned().unwrap_or_else(|| "online".into());
+        self.adopt(id, room, kind).await?;
+        tracing::info!(room = %id, node = %self.me, "took the room over");
+        Ok(Some(self.me.clone()))
+    }
+
+    /// Serves room `id` from now on: the members whose node is gone count as disconnected
+    /// (they have the room's grace to come back), the clocks go on by wall time, the room is
+    /// saved (which takes its lease when nobody holds it) and the members' nodes are told, so
+    /// that their players sync.
+    async fn adopt(&mut self, id: &str, mut room: Room<ReversiGame>, kind: String) -> Res<()> {
         let now = wall_now();
         let members: Vec<PlayerId> = room.members().map(|(p, _)| p).collect();
         for p in members {
@@ -2094,14 +2118,17 @@ impl Node {
             if !alive && room.member(p).is_some_and(|m| m.connected()) {
                 let _ = room.handle(now, p, RoomCommand::Disconnect);
             }
-            if let Some(n) = node {
-                self.locs.insert(p, n);
+            match node {
+                Some(n) => {
+                    self.locs.insert(p, n);
+                }
+                // Not known yet (Redis lost it, and the player's node has not put it back):
+                // looked for again at each sweep.
+                None => self.unlocated.push((id.to_owned(), p)),
             }
         }
         // The clocks go on by wall time: what fell due while nobody owned the room happens now.
         room.handle_timeout(now);
-        let kind = rec.get("kind").cloned().unwrap_or_else(|| "online".into());
-        tracing::info!(room = %id, node = %self.me, version = room.version(), "took the room over");
         self.rooms.insert(
             id.to_owned(),
             Owned {
@@ -2134,7 +2161,48 @@ impl Node {
         }
         self.finish_room(id, now, None, Vec::new());
         let _ = self.io.send(job);
-        Ok(Some(self.me.clone()))
+        Ok(())
+    }
+
+    /// At start: the online rooms this node owned when it stopped (its SQLite copies). A room
+    /// Redis still knows (another node took it over, or it ended) is forgotten here; a room
+    /// Redis lost with its data is served again by this node.
+    async fn adopt_own_rooms(&mut self) -> Res<()> {
+        let reader = self.hub.reader.clone();
+        let rows = tokio::task::spawn_blocking(move || {
+            let mut rows = Vec::new();
+            for (kind, k) in [("random", "cluster_random"), ("invite", "cluster_invite")] {
+                for (id, state) in reader.live_of_kind(k)? {
+                    rows.push((id, kind.to_owned(), state));
+                }
+            }
+            Ok::<_, rusqlite::Error>(rows)
+        })
+        .await
+        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+        .map_err(finished::db_err)?;
+        for (id, kind, state) in rows {
+            let mut pipe = redis::pipe();
+            pipe.cmd("EXISTS")
+                .arg(self.keys.room(&id))
+                .arg(self.keys.tomb(&id));
+            let (known,): (i64,) = self.qp(&pipe).await?;
+            if known > 0 {
+                drop(self.hub.db.submit(vec![Write::Delete { id }]));
+                continue;
+            }
+            let mut room = match crate::records::decode_room(&state) {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::error!(room = %id, error = %e, "an unreadable room of this node: kept, not served");
+                    continue;
+                }
+            };
+            while room.poll_event().is_some() {}
+            tracing::warn!(room = %id, "Redis lost this node's room: serving it again from the node's database");
+            self.adopt(&id, room, kind).await?;
+        }
+        Ok(())
     }
 
     /// A forwarded command, at the owner.
@@ -2316,9 +2384,6 @@ impl Node {
                 _ => {}
             }
         }
-        if !writes.is_empty() {
-            drop(self.hub.db.submit(writes));
-        }
         let mut state = state_msg("online", id, &o.room, now);
         let text = state.text();
         let members: Vec<PlayerId> = o
@@ -2355,6 +2420,22 @@ impl Node {
                 players: seated(&o.room),
             }
         };
+        // The node's own durable copy of the rooms it owns (put back in Redis if Redis loses
+        // its data while this node is down).
+        writes.push(match &save {
+            Save::Put { state, .. } => Write::Save {
+                id: id.to_owned(),
+                kind: if o.kind == "invite" {
+                    "cluster_invite"
+                } else {
+                    "cluster_random"
+                },
+                state: state.clone(),
+                at: now.0,
+            },
+            Save::Delete { .. } => Write::Delete { id: id.to_owned() },
+        });
+        drop(self.hub.db.submit(writes));
         let deadline = if closed {
             None
         } else {
@@ -2452,6 +2533,38 @@ impl Node {
     /// expired.
     async fn sweep(&mut self) {
         let now = wall_now().0;
+        // Members of this node's rooms whose node was not known: told to sync once it is.
+        for (room, p) in std::mem::take(&mut self.unlocated) {
+            if self
+                .rooms
+                .get(&room)
+                .is_none_or(|o| o.room.member(p).is_none())
+            {
+                continue;
+            }
+            match self.get(self.keys.at(p.0)).await {
+                Ok(Some(node)) => {
+                    self.locs.insert(p, node.clone());
+                    if node == self.me {
+                        continue;
+                    }
+                    let payload = serde_json::to_string(&Wire::Moved {
+                        room,
+                        players: vec![p.0],
+                    })
+                    .expect("a message serialises");
+                    let _ = self.io.send(Job {
+                        sends: vec![Out2::Publish {
+                            node,
+                            payload,
+                            forward: None,
+                        }],
+                        ..Job::default()
+                    });
+                }
+                _ => self.unlocated.push((room, p)),
+            }
+        }
         // Saves that failed for want of Redis: the room's state now, told to its players.
         for id in std::mem::take(&mut self.unsaved) {
             if self.rooms.contains_key(&id) {
