@@ -59,10 +59,13 @@ impl Link {
         self.down.load(Ordering::Relaxed)
     }
 
-    /// Asks Redis whether it answers (`PING`), which opens the connection again when it
-    /// dropped and the backoff allows: keeps [`Link::is_down`] current between requests.
-    pub(super) async fn check(&self) {
-        let _ = self.query::<String>(&redis::cmd("PING")).await;
+    /// Asks Redis whether it answers (`PING`), opening the connection again when it dropped
+    /// (whatever the backoff: the watch asks only every 500 ms), so that [`Link::is_down`]
+    /// stays current between requests and a Redis that is back is seen at once. Returns
+    /// whether Redis answered.
+    pub(super) async fn check(&self) -> bool {
+        self.lock().retry_at = Instant::now();
+        self.query::<String>(&redis::cmd("PING")).await.is_ok()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

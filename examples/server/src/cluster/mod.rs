@@ -104,6 +104,8 @@ enum Input {
     Unsent(node::Forward),
     /// The node's subscription dropped (`false`) or is back (`true`).
     Listening(bool),
+    /// Redis answers again after it was out of reach.
+    RedisBack,
 }
 
 /// A node's handle on the cluster.

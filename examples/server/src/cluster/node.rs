@@ -318,8 +318,8 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         io_rx,
         back.clone(),
     ));
-    tokio::spawn(listen(client, channel, pubsub, back));
-    tokio::spawn(watch(vec![link.clone(), io_link.clone()]));
+    tokio::spawn(listen(client, channel, pubsub, back.clone()));
+    tokio::spawn(watch(vec![link.clone(), io_link.clone()], back));
     let lobby = &hub.cfg.online.lobby;
     let mut node = Node {
         settings: lobby.room,
@@ -372,16 +372,23 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
 /// it is out of reach is refused at once (`unavailable`) rather than waiting on it.
 const WATCH: Duration = Duration::from_millis(500);
 
-/// Keeps [`Link::is_down`] current: each link is asked every [`WATCH`] (a link that is down
-/// opens its connection again as its backoff allows).
-async fn watch(links: Vec<Link>) {
+/// Keeps [`Link::is_down`] current: each link is asked every [`WATCH`]. When Redis answers
+/// again after it was out of reach, the node is told at once (it looks whether Redis lost its
+/// data and renews its leases then, rather than at its next heartbeat).
+async fn watch(links: Vec<Link>, back: mpsc::UnboundedSender<Input>) {
     let mut tick = tokio::time::interval(WATCH);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
+    let mut was_up = true;
+    while !back.is_closed() {
         tick.tick().await;
+        let mut up = true;
         for l in &links {
-            l.check().await;
+            up &= l.check().await;
         }
+        if up && !was_up {
+            let _ = back.send(Input::RedisBack);
+        }
+        was_up = up;
     }
 }
 
@@ -1004,20 +1011,29 @@ impl Node {
                         .try_send(text_of(&r.to_json(Some(&f.kind), f.rid.as_ref()), None));
                 }
             }
+            Input::RedisBack => {
+                tracing::info!("Redis answers again");
+                if let Err(e) = self.heartbeat().await {
+                    tracing::error!(error = %e.message, "leases not renewed");
+                }
+            }
             Input::Listening(up) => {
                 let was = std::mem::replace(&mut self.listening, up);
                 if up && !was {
                     self.resync().await;
                 }
             }
-            Input::Lost(room) => {
-                self.owners.remove(&room);
-                drop(self.hub.db.submit(vec![Write::Delete { id: room.clone() }]));
-                if let Some(o) = self.rooms.remove(&room) {
-                    if let Some(d) = o.deadline {
-                        self.timers.remove(&(d, room));
-                    }
-                }
+            Input::Lost(room) => self.lost(room),
+        }
+    }
+
+    /// Another node owns room `room` now: this node forgets it (its copy in SQLite too).
+    fn lost(&mut self, room: String) {
+        self.owners.remove(&room);
+        drop(self.hub.db.submit(vec![Write::Delete { id: room.clone() }]));
+        if let Some(o) = self.rooms.remove(&room) {
+            if let Some(d) = o.deadline {
+                self.timers.remove(&(d, room));
             }
         }
     }
@@ -1191,7 +1207,7 @@ impl Node {
             for i in lost {
                 if let Some(id) = chunk.get(i.wrapping_sub(1)) {
                     tracing::warn!(room = %id, "the room's lease was lost");
-                    self.handle(Input::Lost(id.clone())).await;
+                    self.lost(id.clone());
                 }
             }
             for i in free {
