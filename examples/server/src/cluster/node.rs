@@ -730,40 +730,27 @@ async fn io_task(
                 let _ = back.send(Input::Unsaved(j, down));
             }
         }
+        let mut dispatch = |s: Out2| match s {
+            Out2::Local(out, text) => {
+                let _ = out.try_send(text);
+            }
+            Out2::Publish {
+                node,
+                payload,
+                forward,
+            } => {
+                pipe.cmd("PUBLISH").arg(keys.channel(&node)).arg(payload);
+                forwards.push(forward);
+            }
+        };
         for i in lost_sends {
             if let Some(j) = batch[i].take() {
-                for s in j.on_lost {
-                    match s {
-                        Out2::Local(out, text) => {
-                            let _ = out.try_send(text);
-                        }
-                        Out2::Publish { node, payload, .. } => {
-                            pipe.cmd("PUBLISH").arg(keys.channel(&node)).arg(payload);
-                            forwards.push(None);
-                        }
-                    }
-                }
+                j.on_lost.into_iter().for_each(&mut dispatch);
             }
         }
         for (j, ok) in batch.into_iter().zip(ok) {
-            let Some(j) = j else { continue };
-            if !ok {
-                continue;
-            }
-            for s in j.sends {
-                match s {
-                    Out2::Local(out, text) => {
-                        let _ = out.try_send(text);
-                    }
-                    Out2::Publish {
-                        node,
-                        payload,
-                        forward,
-                    } => {
-                        pipe.cmd("PUBLISH").arg(keys.channel(&node)).arg(payload);
-                        forwards.push(forward);
-                    }
-                }
+            if let (Some(j), true) = (j, ok) {
+                j.sends.into_iter().for_each(&mut dispatch);
             }
         }
         if !forwards.is_empty() {
@@ -911,19 +898,7 @@ impl Node {
                     // is matched there, or expires there).
                     if let (Some(node), Act::Waiting { .. } | Act::Inviting { .. }) = (node, &l.act)
                     {
-                        let payload = serde_json::to_string(&Wire::Adopt {
-                            player,
-                            act: l.act.clone(),
-                        })
-                        .expect("a message serialises");
-                        let _ = self.io.send(Job {
-                            sends: vec![Out2::Publish {
-                                node,
-                                payload,
-                                forward: None,
-                            }],
-                            ..Job::default()
-                        });
+                        self.publish(node, &Wire::Adopt { player, act: l.act });
                     }
                 }
             }
@@ -1059,17 +1034,10 @@ impl Node {
         tracing::info!(room = %id, "a change not saved for want of Redis was undone; its sender is told");
         let (p, text) = r.refusal;
         if let Some(s) = self.to_player(p, text, false) {
-            match s {
-                Out2::Local(out, text) => {
-                    let _ = out.try_send(text);
-                }
-                s @ Out2::Publish { .. } => {
-                    let _ = self.io.send(Job {
-                        sends: vec![s],
-                        ..Job::default()
-                    });
-                }
-            }
+            let _ = self.io.send(Job {
+                sends: vec![s],
+                ..Job::default()
+            });
         }
     }
 
@@ -1078,19 +1046,9 @@ impl Node {
         self.lease_ms.saturating_mul(3).saturating_add(10_000)
     }
 
-    /// Passes a message on to the node where `player` is connected now, if another.
-    async fn pass_on(&mut self, player: u64, text: String, matched: bool) {
-        let node = match self.get(self.keys.at(player)).await {
-            Ok(Some(n)) if n != self.me => n,
-            _ => return,
-        };
-        let payload = serde_json::to_string(&Wire::Deliver {
-            player,
-            text,
-            matched,
-            hop: true,
-        })
-        .expect("a message serialises");
+    /// Publishes `wire` to `node` (behind the saves already queued).
+    fn publish(&self, node: String, wire: &Wire) {
+        let payload = serde_json::to_string(wire).expect("a message serialises");
         let _ = self.io.send(Job {
             sends: vec![Out2::Publish {
                 node,
@@ -1099,6 +1057,23 @@ impl Node {
             }],
             ..Job::default()
         });
+    }
+
+    /// Passes a message on to the node where `player` is connected now, if another.
+    async fn pass_on(&mut self, player: u64, text: String, matched: bool) {
+        let node = match self.get(self.keys.at(player)).await {
+            Ok(Some(n)) if n != self.me => n,
+            _ => return,
+        };
+        self.publish(
+            node,
+            &Wire::Deliver {
+                player,
+                text,
+                matched,
+                hop: true,
+            },
+        );
     }
 
     // ---- Redis helpers ----
@@ -1651,7 +1626,7 @@ impl Node {
                 self.forward(now, p, &game, kind, rid, Op::Resign).await?;
             }
             ClientMsg::Sync { game, .. } => {
-                let r = online_room(&game)?;
+                let _ = online_room(&game)?;
                 // The record is what was last told: read it where it is kept.
                 let rec: HashMap<String, String> = self
                     .q(redis::cmd("HGETALL").arg(self.keys.room(&game)))
@@ -1664,7 +1639,7 @@ impl Node {
                         let v = state_msg("online", &game, &room, now).value();
                         let _ = out.try_send(text_of(&v, rid));
                     }
-                    None => return Err(self.gone_room(r, &game).await?),
+                    None => return Err(self.gone_room(&game).await?),
                 }
             }
             ClientMsg::Leave { room, .. } => {
@@ -1822,7 +1797,7 @@ impl Node {
 
     /// The refusal for a room that has no record: over when it ended (its tombstone or its
     /// finished record is in Redis, or this node recorded it), unknown otherwise.
-    async fn gone_room(&mut self, _r: RoomId, game: &str) -> Res<Refusal> {
+    async fn gone_room(&mut self, game: &str) -> Res<Refusal> {
         let mut pipe = redis::pipe();
         pipe.cmd("EXISTS")
             .arg(self.keys.tomb(game))
@@ -2035,8 +2010,7 @@ impl Node {
                         return Ok(());
                     }
                     if matches!(f.op, Op::Move { .. } | Op::Resign) {
-                        let r = parse_online_id(&f.room).unwrap_or(RoomId(0));
-                        return Err(self.gone_room(r, &f.room).await?);
+                        return Err(self.gone_room(&f.room).await?);
                     }
                     return Ok(());
                 }
@@ -2564,19 +2538,13 @@ impl Node {
                     if node == self.me {
                         continue;
                     }
-                    let payload = serde_json::to_string(&Wire::Moved {
-                        room,
-                        players: vec![p.0],
-                    })
-                    .expect("a message serialises");
-                    let _ = self.io.send(Job {
-                        sends: vec![Out2::Publish {
-                            node,
-                            payload,
-                            forward: None,
-                        }],
-                        ..Job::default()
-                    });
+                    self.publish(
+                        node,
+                        &Wire::Moved {
+                            room,
+                            players: vec![p.0],
+                        },
+                    );
                 }
                 _ => self.unlocated.push((room, p)),
             }
