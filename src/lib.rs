@@ -41,3 +41,8 @@ pub mod local;
 pub mod room_adapters;
 #[cfg(feature = "serde")]
 pub mod view;
+
+/// The Rust examples of `README.md`, compiled and run as doc tests (`cargo test --doc -p reversi`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
