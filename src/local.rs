@@ -31,7 +31,7 @@ use std::time::Duration;
 
 use reversi_ai::{AiError, Engine, Level, Limits};
 use reversi_clock::{Clock, Millis, Span, TimeControl};
-use reversi_core::{Color, Error as CoreError, Game, Move, Position, Square, Turn};
+use reversi_core::{Color, Game, Move, PlayError, Position, Square, Turn};
 
 /// Who plays against the person at the device.
 ///
@@ -248,7 +248,7 @@ pub enum LocalError {
     NotComputersTurn,
     /// The rules refuse the move.
     #[error("{0}")]
-    IllegalMove(#[source] CoreError),
+    IllegalMove(#[source] PlayError),
     /// There is no move to take back.
     #[error("nothing to undo")]
     NothingToUndo,

@@ -115,7 +115,7 @@ pub enum ReversiActionError {
         seat: usize,
     },
     /// The rules refused the move.
-    Illegal(reversi_core::Error),
+    Illegal(reversi_core::PlayError),
 }
 
 impl fmt::Display for ReversiActionError {

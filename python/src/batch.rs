@@ -14,7 +14,9 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use reversi_ai::{Scoring, SolveOptions, Solver};
-use reversi_core::{Bitboard, Color, Error, Move, Position, Square, Symmetry};
+use reversi_core::{
+    Bitboard, Color, Error, Move, ParseSquareError, Position, PositionError, Square, Symmetry,
+};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -40,7 +42,7 @@ fn read_masks(masks: &PyReadonlyArray2<'_, u64>) -> PyResult<Vec<(u64, u64)>> {
     for (i, row) in a.outer_iter().enumerate() {
         let (p, o) = (row[0], row[1]);
         if let Some(sq) = Bitboard(p & o).first() {
-            return Err(bad(format!("row {i}: {}", Error::Overlap(sq))));
+            return Err(bad(format!("row {i}: {}", PositionError::Overlap(sq))));
         }
         out.push((p, o));
     }
@@ -101,7 +103,7 @@ pub fn planes_to_masks<'py>(
             }
         }
         if let Some(sq) = Bitboard(m[0] & m[1]).first() {
-            return Err(bad(format!("row {i}: {}", Error::Overlap(sq))));
+            return Err(bad(format!("row {i}: {}", PositionError::Overlap(sq))));
         }
         rows.push((m[0], m[1]));
     }
@@ -167,11 +169,11 @@ pub fn play_batch<'py>(
                         u8::try_from(m)
                             .ok()
                             .and_then(Square::from_index)
-                            .ok_or((i, Error::SquareIndex(m.clamp(0, 255) as u8)))?,
+                            .ok_or((i, ParseSquareError::Index(m.clamp(0, 255) as u8).into()))?,
                     ),
                 };
                 let pos = Position::from_player_opponent(Bitboard(p), Bitboard(o), Color::Black);
-                let next = pos.play(mv).map_err(|e| (i, e))?;
+                let next = pos.play(mv).map_err(|e| (i, e.into()))?;
                 Ok((next.player().0, next.opponent().0))
             })
             .collect()

@@ -10,7 +10,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 use reversi_ai::AiError;
-use reversi_core::Error;
+use reversi_core::{Error, PlayError};
 
 create_exception!(
     reversi,
@@ -37,14 +37,13 @@ create_exception!(
     "A search or count stopped (stop token, node or time limit) before its exact result."
 );
 
-/// The Python exception of a `reversi-core` error.
-pub fn core_err(e: Error) -> PyErr {
+/// The Python exception of a `reversi-core` error (any of its error types).
+pub fn core_err(e: impl Into<Error>) -> PyErr {
+    let e = e.into();
     let msg = e.to_string();
     match e {
-        Error::Occupied(_) | Error::NoFlips(_) | Error::PassWithMoves(_) => {
-            IllegalMoveError::new_err(msg)
-        }
-        Error::GameOver => GameOverError::new_err(msg),
+        Error::Play(PlayError::GameOver) => GameOverError::new_err(msg),
+        Error::Play(_) => IllegalMoveError::new_err(msg),
         _ => ReversiError::new_err(msg),
     }
 }
@@ -52,7 +51,7 @@ pub fn core_err(e: Error) -> PyErr {
 /// The Python exception of a `reversi-ai` error.
 pub fn ai_err(e: AiError) -> PyErr {
     match e {
-        AiError::Core(e) => core_err(e),
+        AiError::Play(e) => core_err(e),
         AiError::GameOver => GameOverError::new_err(e.to_string()),
         AiError::Interrupted { .. } => SearchStopped::new_err(e.to_string()),
         _ => ReversiError::new_err(e.to_string()),

@@ -29,10 +29,13 @@ pub enum AiError {
     /// An engine name that is not `easy`, `normal`, `hard`, `expert`, `depth:N` or `nodes:N`.
     #[error("{0:?} is not an engine (expected easy, normal, hard, expert, depth:N or nodes:N)")]
     EngineName(String),
+    /// A scoring rule name that is not `disc` (`board`, `disc-difference`) or `wof`.
+    #[error("{0:?} is not a scoring rule (expected disc or wof)")]
+    ScoringName(String),
     /// A search thread panicked (a bug).
     #[error("the search thread panicked")]
     ThreadPanicked,
-    /// An error of `reversi-core` (a bad position or move).
+    /// A move that the rules refuse (a bug: the engines play only legal moves).
     #[error(transparent)]
-    Core(#[from] reversi_core::Error),
+    Play(#[from] reversi_core::PlayError),
 }

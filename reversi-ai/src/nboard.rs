@@ -73,7 +73,7 @@ pub enum NBoardError {
         /// The move as written.
         mv: String,
         /// Why it is illegal.
-        cause: reversi_core::Error,
+        cause: reversi_core::PlayError,
     },
     /// The engine could not search (for instance the game is over).
     #[error(transparent)]

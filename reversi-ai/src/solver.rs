@@ -35,14 +35,12 @@ impl core::str::FromStr for Scoring {
     ///
     /// # Errors
     ///
-    /// [`AiError::Core`] with [`reversi_core::Error::Obf`] describing the bad name.
+    /// [`AiError::ScoringName`] with the bad name.
     fn from_str(s: &str) -> Result<Self, AiError> {
         match s.to_ascii_lowercase().as_str() {
             "disc" | "board" | "disc-difference" => Ok(Scoring::DiscDifference),
             "wof" => Ok(Scoring::Wof),
-            _ => Err(AiError::Core(reversi_core::Error::Obf(format!(
-                "{s:?} is not a scoring rule (expected disc or wof)"
-            )))),
+            _ => Err(AiError::ScoringName(s.to_string())),
         }
     }
 }

@@ -413,7 +413,7 @@ fn a_bad_obf_line_is_reported_with_its_line_number() {
     );
     let text = format!("{good}\n% comment\n{good}\nXXO-- X\n");
     match reversi_core::notation::parse_obf(&text) {
-        Err(reversi_core::Error::ObfLine { line, .. }) => assert_eq!(line, 4),
+        Err(reversi_core::ObfError { line, .. }) => assert_eq!(line, 4),
         other => panic!("{other:?}"),
     }
 }

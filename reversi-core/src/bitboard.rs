@@ -312,7 +312,8 @@ impl Bitboard {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::BoardLength`] when there are not 64 cells, [`crate::Error::BoardChar`] for a
+    /// [`ParseBoardError::Length`](crate::ParseBoardError::Length) when there are not 64 cells,
+    /// [`ParseBoardError::Char`](crate::ParseBoardError::Char) for a
     /// character other than `X`, `-`, `.` or white space.
     ///
     /// # Examples
@@ -322,7 +323,7 @@ impl Bitboard {
     /// assert_eq!(Bitboard::from_picture(&format!("X{}", "-".repeat(63))).unwrap(), Bitboard(1));
     /// assert!(Bitboard::from_picture("X").is_err());
     /// ```
-    pub fn from_picture(s: &str) -> Result<Bitboard, crate::Error> {
+    pub fn from_picture(s: &str) -> Result<Bitboard, crate::ParseBoardError> {
         let mut bits = 0u64;
         let mut n = 0usize;
         for (i, ch) in s.chars().enumerate() {
@@ -335,7 +336,7 @@ impl Bitboard {
                     n += 1;
                 }
                 _ => {
-                    return Err(crate::Error::BoardChar {
+                    return Err(crate::ParseBoardError::Char {
                         index: i,
                         found: ch,
                     })
@@ -343,7 +344,7 @@ impl Bitboard {
             }
         }
         if n != 64 {
-            return Err(crate::Error::BoardLength(n));
+            return Err(crate::ParseBoardError::Length(n));
         }
         Ok(Bitboard(bits))
     }

@@ -1,6 +1,6 @@
 //! The two sides.
 
-use crate::Error;
+use crate::ParseColorError;
 use core::fmt;
 use core::ops::Not;
 use core::str::FromStr;
@@ -96,18 +96,20 @@ impl fmt::Display for Color {
 }
 
 impl FromStr for Color {
-    type Err = Error;
+    type Err = ParseColorError;
 
     /// Parses `black`/`white`, `b`/`w` or `X`/`O`, in any case.
     ///
     /// # Errors
     ///
-    /// [`Error::ColorName`] for anything else.
-    fn from_str(s: &str) -> Result<Self, Error> {
+    /// [`ParseColorError`] for anything else.
+    fn from_str(s: &str) -> Result<Self, ParseColorError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "black" | "b" | "x" => Ok(Color::Black),
             "white" | "w" | "o" => Ok(Color::White),
-            _ => Err(Error::ColorName(s.to_string())),
+            _ => Err(ParseColorError {
+                input: s.to_string(),
+            }),
         }
     }
 }

@@ -1,6 +1,9 @@
 //! The game record: moves and automatic passes from a start position, with undo.
 
-use crate::{Bitboard, Color, Error, Move, Outcome, Position, Square};
+use crate::{
+    Bitboard, Color, Move, Outcome, ParseMoveError, PlayError, Position, Square, TranscriptError,
+    UndoError,
+};
 
 /// One ply of a game record: a placement, or a pass made automatically because the side to move
 /// had no legal move.
@@ -260,28 +263,28 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`Error::GameOver`], [`Error::Occupied`], [`Error::NoFlips`], or
-    /// [`Error::PassWithMoves`] for a [`Move::Pass`] (passes are made automatically, so a pass
+    /// [`PlayError::GameOver`], [`PlayError::Occupied`], [`PlayError::NoFlips`], or
+    /// [`PlayError::PassWithMoves`] for a [`Move::Pass`] (passes are made automatically, so a pass
     /// asked for is always refused). The game is not changed.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_core::{Error, Game, Square};
+    /// use reversi_core::{Game, PlayError, Square};
     /// let mut game = Game::new();
-    /// assert_eq!(game.play(Square::A1), Err(Error::NoFlips(Square::A1)));
+    /// assert_eq!(game.play(Square::A1), Err(PlayError::NoFlips(Square::A1)));
     /// assert!(game.plies().is_empty());
     /// ```
-    pub fn play(&mut self, mv: impl Into<Move>) -> Result<Turn, Error> {
+    pub fn play(&mut self, mv: impl Into<Move>) -> Result<Turn, PlayError> {
         let mv = mv.into();
         let pos = *self.position();
         if pos.is_game_over() {
-            return Err(Error::GameOver);
+            return Err(PlayError::GameOver);
         }
         let next = pos.play(mv)?;
         let Move::Place(square) = mv else {
             // `Position::play` refuses a pass here: the current position always has a move.
-            return Err(Error::PassWithMoves(pos.side_to_move()));
+            return Err(PlayError::PassWithMoves(pos.side_to_move()));
         };
         let flips = pos.flips(square);
         let order = pos.flips_in_order(square);
@@ -305,24 +308,24 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`Error::NothingToUndo`] when no placement has been made; the game is not changed.
+    /// [`UndoError::NothingToUndo`] when no placement has been made; the game is not changed.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_core::{Error, Game, Position, Square};
+    /// use reversi_core::{Game, Position, Square, UndoError};
     /// let mut game = Game::new();
-    /// assert_eq!(game.undo(), Err(Error::NothingToUndo));
+    /// assert_eq!(game.undo(), Err(UndoError::NothingToUndo));
     /// game.play(Square::D3).unwrap();
     /// game.undo().unwrap();
     /// assert_eq!(*game.position(), Position::initial());
     /// ```
-    pub fn undo(&mut self) -> Result<(), Error> {
+    pub fn undo(&mut self) -> Result<(), UndoError> {
         let last = self
             .plies
             .iter()
             .rposition(|p| p.mv != Move::Pass)
-            .ok_or(Error::NothingToUndo)?;
+            .ok_or(UndoError::NothingToUndo)?;
         self.truncate(last);
         Ok(())
     }
@@ -333,7 +336,7 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`Error::NothingToUndo`] when `color` has made no placement yet; the game is not changed.
+    /// [`UndoError::NoPlacementBy`] when `color` has made no placement yet; the game is not changed.
     ///
     /// # Examples
     ///
@@ -345,12 +348,12 @@ impl Game {
     /// assert_eq!(game.undo_turn(Color::Black), Ok(2));
     /// assert_eq!(*game.position(), Position::initial());
     /// ```
-    pub fn undo_turn(&mut self, color: Color) -> Result<usize, Error> {
+    pub fn undo_turn(&mut self, color: Color) -> Result<usize, UndoError> {
         let at = self
             .plies
             .iter()
             .rposition(|p| p.color == color && p.mv != Move::Pass)
-            .ok_or(Error::NothingToUndo)?;
+            .ok_or(UndoError::NoPlacementBy(color))?;
         let n = self.plies.len() - at;
         self.truncate(at);
         Ok(n)
@@ -367,7 +370,8 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`Error::Transcript`] naming the ply (1-based, passes counted), the move and the cause.
+    /// [`TranscriptError`] naming the ply (1-based, passes counted), the move and the cause (a
+    /// [`PlayError`]).
     ///
     /// # Examples
     ///
@@ -376,36 +380,42 @@ impl Game {
     /// let game = Game::replay(Position::initial(), [Move::Place(Square::F5), Move::Place(Square::D6)]).unwrap();
     /// assert_eq!(game.transcript(), "f5d6");
     /// ```
-    pub fn replay(start: Position, moves: impl IntoIterator<Item = Move>) -> Result<Game, Error> {
+    pub fn replay(
+        start: Position,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<Game, TranscriptError> {
         Game::replay_tokens(start, moves.into_iter().map(|m| (m.to_string(), Ok(m))))
     }
 
     fn replay_tokens(
         start: Position,
-        tokens: impl IntoIterator<Item = (String, Result<Move, Error>)>,
-    ) -> Result<Game, Error> {
+        tokens: impl IntoIterator<Item = (String, Result<Move, ParseMoveError>)>,
+    ) -> Result<Game, TranscriptError> {
         let mut game = Game::from_position(start);
         // Automatic passes that an explicit pass token may still acknowledge.
         let mut unacknowledged = usize::from(game.plies.last().is_some_and(|p| p.mv == Move::Pass));
         for (token, parsed) in tokens {
             let ply = game.plies.len() + 1;
-            let fail = |cause: Error| Error::Transcript {
+            let fail = |cause: crate::TranscriptCause| TranscriptError {
                 ply,
                 token: token.clone(),
-                cause: Box::new(cause),
+                cause,
             };
-            match parsed.map_err(fail)? {
+            match parsed.map_err(|e| fail(e.into()))? {
                 Move::Pass if unacknowledged > 0 => unacknowledged -= 1,
                 Move::Pass => {
                     let pos = game.position();
-                    return Err(fail(if pos.is_game_over() {
-                        Error::GameOver
-                    } else {
-                        Error::PassWithMoves(pos.side_to_move())
-                    }));
+                    return Err(fail(
+                        if pos.is_game_over() {
+                            PlayError::GameOver
+                        } else {
+                            PlayError::PassWithMoves(pos.side_to_move())
+                        }
+                        .into(),
+                    ));
                 }
                 mv => {
-                    let turn = game.play(mv).map_err(fail)?;
+                    let turn = game.play(mv).map_err(|e| fail(e.into()))?;
                     unacknowledged = usize::from(turn.passed.is_some());
                 }
             }
@@ -419,18 +429,19 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`Error::Transcript`] with the ply (1-based, passes counted), the offending token and the
+    /// [`TranscriptError`] with the ply (1-based, passes counted), the offending token and the
     /// cause: a bad square name, an illegal move, a pass while a move exists, a move after the end.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_core::{Error, Game};
-    /// assert!(Game::from_transcript("F5 d6 C3").is_ok());
+    /// use reversi_core::{Game, TranscriptCause};
+    /// assert_eq!(Game::from_transcript("F5 d6 C3").unwrap().transcript(), "f5d6c3");
     /// let err = Game::from_transcript("f5d6z9").unwrap_err();
-    /// assert!(matches!(err, Error::Transcript { ply: 3, ref token, .. } if token == "z9"));
+    /// assert_eq!((err.ply, err.token.as_str()), (3, "z9"));
+    /// assert!(matches!(err.cause, TranscriptCause::Parse(_)));
     /// ```
-    pub fn from_transcript(s: &str) -> Result<Game, Error> {
+    pub fn from_transcript(s: &str) -> Result<Game, TranscriptError> {
         Game::transcript_from(Position::initial(), s)
     }
 
@@ -447,7 +458,7 @@ impl Game {
     /// let g = Game::transcript_from(Position::initial(), "c4").unwrap();
     /// assert_eq!(g.plies().len(), 1);
     /// ```
-    pub fn transcript_from(start: Position, s: &str) -> Result<Game, Error> {
+    pub fn transcript_from(start: Position, s: &str) -> Result<Game, TranscriptError> {
         Game::replay_tokens(start, crate::notation::tokenize(s))
     }
 

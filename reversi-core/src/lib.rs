@@ -52,7 +52,11 @@ mod symmetry;
 
 pub use bitboard::{Bitboard, Squares};
 pub use color::Color;
-pub use error::Error;
+pub use error::{
+    Error, ObfError, ObfLineError, ParseBoardError, ParseColorError, ParseConventionError,
+    ParseKernelError, ParseMoveError, ParseSquareError, PlayError, PositionError, TableSizeError,
+    TranscriptCause, TranscriptError, UndoError,
+};
 pub use game::{Game, Ply, Turn};
 pub use moves::Move;
 pub use position::{Disc, Outcome, Position, SquareInfo};

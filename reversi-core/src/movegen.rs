@@ -422,18 +422,20 @@ impl fmt::Display for Kernel {
 }
 
 impl core::str::FromStr for Kernel {
-    type Err = crate::Error;
+    type Err = crate::ParseKernelError;
     /// Parses `portable`, `avx2` or `avx512` (whether or not this CPU has it).
     ///
     /// # Errors
     ///
-    /// [`Error::Kernel`](crate::Error::Kernel) for anything else.
-    fn from_str(s: &str) -> Result<Self, crate::Error> {
+    /// [`ParseKernelError`](crate::ParseKernelError) for anything else.
+    fn from_str(s: &str) -> Result<Self, crate::ParseKernelError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "portable" => Ok(Kernel::Portable),
             "avx2" => Ok(Kernel::Avx2),
             "avx512" | "avx-512" => Ok(Kernel::Avx512),
-            _ => Err(crate::Error::Kernel(s.to_string())),
+            _ => Err(crate::ParseKernelError {
+                input: s.to_string(),
+            }),
         }
     }
 }

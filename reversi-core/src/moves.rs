@@ -1,6 +1,6 @@
 //! A move: a placement or a pass.
 
-use crate::{Error, Square};
+use crate::{ParseMoveError, Square};
 use core::fmt;
 use core::str::FromStr;
 
@@ -59,21 +59,23 @@ impl fmt::Display for Move {
 }
 
 impl FromStr for Move {
-    type Err = Error;
+    type Err = ParseMoveError;
 
     /// Parses a square name or `pass`/`ps` (any case, surrounding spaces ignored).
     ///
     /// # Errors
     ///
-    /// [`Error::MoveName`] for anything else.
-    fn from_str(s: &str) -> Result<Self, Error> {
+    /// [`ParseMoveError`] for anything else.
+    fn from_str(s: &str) -> Result<Self, ParseMoveError> {
         let t = s.trim();
         if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("ps") {
             return Ok(Move::Pass);
         }
         t.parse::<Square>()
             .map(Move::Place)
-            .map_err(|_| Error::MoveName(s.to_string()))
+            .map_err(|_| ParseMoveError {
+                input: s.to_string(),
+            })
     }
 }
 

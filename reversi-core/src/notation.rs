@@ -3,11 +3,13 @@
 //! Square names, moves and board strings parse with `FromStr` on [`crate::Square`],
 //! [`crate::Move`] and [`crate::Position`]; transcripts with [`crate::Game::from_transcript`].
 
-use crate::{Error, Move, Position};
+use crate::{Move, ObfError, ObfLineError, ParseMoveError, Position};
 
 /// Splits a transcript into tokens, each with its parse result. White space separates nothing
 /// and is skipped; a token is `pass`, `ps` or two characters meant as a square.
-pub(crate) fn tokenize(s: &str) -> impl Iterator<Item = (String, Result<Move, Error>)> + '_ {
+pub(crate) fn tokenize(
+    s: &str,
+) -> impl Iterator<Item = (String, Result<Move, ParseMoveError>)> + '_ {
     let mut rest = s;
     core::iter::from_fn(move || {
         rest = rest.trim_start();
@@ -71,15 +73,15 @@ impl ObfLine {
 }
 
 impl core::str::FromStr for ObfLine {
-    type Err = Error;
+    type Err = ObfLineError;
 
     /// Parses `BOARD SIDE; MOVE:SCORE; ...`.
     ///
     /// # Errors
     ///
-    /// The board string errors of [`Position::from_board_string`], or [`Error::Obf`] for a bad
-    /// `MOVE:SCORE` pair.
-    fn from_str(line: &str) -> Result<Self, Error> {
+    /// [`ObfLineError::Board`] with the error of [`Position::from_board_string`], or the
+    /// [`ObfLineError`] of a bad `MOVE:SCORE` pair.
+    fn from_str(line: &str) -> Result<Self, ObfLineError> {
         let mut parts = line.split(';');
         let board = parts.next().unwrap_or_default();
         let position = Position::from_board_string(board)?;
@@ -91,14 +93,14 @@ impl core::str::FromStr for ObfLine {
             }
             let (mv, score) = part
                 .split_once(':')
-                .ok_or_else(|| Error::Obf(format!("expected MOVE:SCORE, found {part:?}")))?;
+                .ok_or_else(|| ObfLineError::Pair(part.to_string()))?;
             let mv: Move = mv.parse()?;
             let score: i32 = score
                 .trim()
                 .parse()
-                .map_err(|_| Error::Obf(format!("{score:?} is not a score")))?;
+                .map_err(|_| ObfLineError::Score(score.to_string()))?;
             if !(-64..=64).contains(&score) {
-                return Err(Error::Obf(format!("score {score} is outside -64..=64")));
+                return Err(ObfLineError::ScoreRange(score));
             }
             scores.push((mv, score));
         }
@@ -111,28 +113,24 @@ impl core::str::FromStr for ObfLine {
 ///
 /// # Errors
 ///
-/// [`Error::ObfLine`] with the 1-based line number and the cause of the first bad line.
+/// [`ObfError`] with the 1-based line number and the cause of the first bad line.
 ///
 /// # Examples
 ///
 /// ```
 /// use reversi_core::notation::parse_obf;
-/// use reversi_core::Error;
 /// let text = format!("% comment\n{} X\n", "-".repeat(64));
 /// assert_eq!(parse_obf(&text).unwrap().len(), 1);
-/// assert!(matches!(parse_obf("\nXO X\n"), Err(Error::ObfLine { line: 2, .. })));
+/// assert_eq!(parse_obf("\nXO X\n").unwrap_err().line, 2);
 /// ```
-pub fn parse_obf(text: &str) -> Result<Vec<ObfLine>, Error> {
+pub fn parse_obf(text: &str) -> Result<Vec<ObfLine>, ObfError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('%') || t.starts_with('#') {
             continue;
         }
-        out.push(t.parse().map_err(|e| Error::ObfLine {
-            line: i + 1,
-            cause: Box::new(e),
-        })?);
+        out.push(t.parse().map_err(|cause| ObfError { line: i + 1, cause })?);
     }
     Ok(out)
 }

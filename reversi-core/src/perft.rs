@@ -1,7 +1,7 @@
 //! Perft: counting the games of a given length, in the three conventions in public use.
 
 use crate::movegen::{Avx2, Avx512, MoveGen, Portable};
-use crate::{Error, Position};
+use crate::{ParseConventionError, Position};
 use core::fmt;
 use core::str::FromStr;
 
@@ -39,18 +39,20 @@ impl fmt::Display for Convention {
 }
 
 impl FromStr for Convention {
-    type Err = Error;
+    type Err = ParseConventionError;
     /// Parses `oeis`, `edax` or `no-pass` (also `no_pass`, `nopass`).
     ///
     /// # Errors
     ///
-    /// [`Error::Convention`] for anything else.
-    fn from_str(s: &str) -> Result<Self, Error> {
+    /// [`ParseConventionError`] for anything else.
+    fn from_str(s: &str) -> Result<Self, ParseConventionError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "oeis" => Ok(Convention::Oeis),
             "edax" => Ok(Convention::Edax),
             "no-pass" | "no_pass" | "nopass" => Ok(Convention::NoPass),
-            _ => Err(Error::Convention(s.to_string())),
+            _ => Err(ParseConventionError {
+                input: s.to_string(),
+            }),
         }
     }
 }

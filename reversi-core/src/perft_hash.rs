@@ -2,7 +2,7 @@
 //! eight symmetries of the board.
 
 use crate::symmetry::{mirror_columns, transpose};
-use crate::Error;
+use crate::TableSizeError;
 use core::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// A fixed-size transposition table of perft counts, shared by threads without locks.
@@ -82,17 +82,17 @@ impl PerftHash {
     ///
     /// # Errors
     ///
-    /// [`Error::TableSize`] when `mb` MiB exceed the address space or the allocator refuses them.
+    /// [`TableSizeError`] when `mb` MiB exceed the address space or the allocator refuses them.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_core::{perft::PerftHash, Error};
+    /// use reversi_core::perft::PerftHash;
     /// assert_eq!(PerftHash::try_new(1).unwrap().bytes(), 1 << 20);
-    /// assert_eq!(PerftHash::try_new(usize::MAX).unwrap_err(), Error::TableSize(usize::MAX));
+    /// assert_eq!(PerftHash::try_new(usize::MAX).unwrap_err().mib, usize::MAX);
     /// ```
-    pub fn try_new(mb: usize) -> Result<PerftHash, Error> {
-        let layout = Self::layout(mb).ok_or(Error::TableSize(mb))?;
+    pub fn try_new(mb: usize) -> Result<PerftHash, TableSizeError> {
+        let layout = Self::layout(mb).ok_or(TableSizeError { mib: mb })?;
         let n = layout.size() / core::mem::size_of::<Bucket>();
         // SAFETY: the layout has a non-zero size (n >= 1, buckets are 128 bytes). All-zero bytes
         // are a valid `Bucket` (atomic integers), so the zeroed allocation is initialised, and it
@@ -101,7 +101,7 @@ impl PerftHash {
         let buckets = unsafe {
             let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
             if ptr.is_null() {
-                return Err(Error::TableSize(mb));
+                return Err(TableSizeError { mib: mb });
             }
             Box::from_raw(core::ptr::slice_from_raw_parts_mut(ptr, n))
         };
@@ -258,7 +258,10 @@ mod tests {
     fn sizes_that_cannot_be_allocated_are_errors() {
         // 2^44 MiB is 2^64 bytes: beyond the address space, as is usize::MAX MiB.
         for mb in [1usize << 44, usize::MAX] {
-            assert_eq!(PerftHash::try_new(mb).err(), Some(Error::TableSize(mb)));
+            assert_eq!(
+                PerftHash::try_new(mb).err(),
+                Some(TableSizeError { mib: mb })
+            );
         }
         assert_eq!(PerftHash::try_new(2).map(|h| h.bytes()), Ok(2 << 20));
     }

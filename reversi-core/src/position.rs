@@ -1,7 +1,7 @@
 //! A position: the discs of the side to move and of its opponent, and who is to move.
 
 use crate::movegen;
-use crate::{Bitboard, Color, Error, Move, Square};
+use crate::{Bitboard, Color, Move, ParseBoardError, PlayError, PositionError, Square};
 use core::fmt;
 use core::str::FromStr;
 
@@ -178,7 +178,7 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`Error::Overlap`] when a square holds both colours.
+    /// [`PositionError::Overlap`] when a square holds both colours.
     ///
     /// # Examples
     ///
@@ -188,9 +188,13 @@ impl Position {
     /// assert_eq!(p.player(), Bitboard(2));
     /// assert!(Position::new(Bitboard(1), Bitboard(1), Color::Black).is_err());
     /// ```
-    pub fn new(black: Bitboard, white: Bitboard, side_to_move: Color) -> Result<Position, Error> {
+    pub fn new(
+        black: Bitboard,
+        white: Bitboard,
+        side_to_move: Color,
+    ) -> Result<Position, PositionError> {
         if let Some(sq) = (black & white).first() {
-            return Err(Error::Overlap(sq));
+            return Err(PositionError::Overlap(sq));
         }
         Ok(match side_to_move {
             Color::Black => Position {
@@ -611,44 +615,45 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`Error::GameOver`] when neither side can move, [`Error::Occupied`] or [`Error::NoFlips`]
-    /// for an illegal placement, [`Error::PassWithMoves`] for a pass while a placement exists.
+    /// [`PlayError::GameOver`] when neither side can move, [`PlayError::Occupied`] or
+    /// [`PlayError::NoFlips`] for an illegal placement, [`PlayError::PassWithMoves`] for a pass
+    /// while a placement exists.
     /// `self` is not changed.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_core::{Error, Move, Position, Square};
+    /// use reversi_core::{Color, Move, PlayError, Position, Square};
     /// let p = Position::initial();
     /// assert!(p.play(Move::Place(Square::D3)).is_ok());
-    /// assert_eq!(p.play(Move::Place(Square::D4)), Err(Error::Occupied(Square::D4)));
-    /// assert!(matches!(p.play(Move::Pass), Err(Error::PassWithMoves(_))));
+    /// assert_eq!(p.play(Move::Place(Square::D4)), Err(PlayError::Occupied(Square::D4)));
+    /// assert_eq!(p.play(Move::Pass), Err(PlayError::PassWithMoves(Color::Black)));
     /// ```
-    pub fn play(&self, m: Move) -> Result<Position, Error> {
+    pub fn play(&self, m: Move) -> Result<Position, PlayError> {
         match m {
             Move::Place(sq) => {
                 if !self.empty().contains(sq) {
                     return Err(if self.is_game_over() {
-                        Error::GameOver
+                        PlayError::GameOver
                     } else {
-                        Error::Occupied(sq)
+                        PlayError::Occupied(sq)
                     });
                 }
                 let f = self.flips(sq);
                 if f.is_empty() {
                     return Err(if self.is_game_over() {
-                        Error::GameOver
+                        PlayError::GameOver
                     } else {
-                        Error::NoFlips(sq)
+                        PlayError::NoFlips(sq)
                     });
                 }
                 Ok(self.make_move(sq, f))
             }
             Move::Pass => {
                 if self.can_move() {
-                    Err(Error::PassWithMoves(self.side))
+                    Err(PlayError::PassWithMoves(self.side))
                 } else if !self.opponent_can_move() {
-                    Err(Error::GameOver)
+                    Err(PlayError::GameOver)
                 } else {
                     Ok(self.pass())
                 }
@@ -781,19 +786,19 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`Error::BoardLength`] when there are not 64 cells, [`Error::BoardChar`] for a foreign
-    /// character, [`Error::SideToMove`] when the side to move is missing or not `X`/`O`.
+    /// [`ParseBoardError::Length`] when there are not 64 cells, [`ParseBoardError::Char`] for a
+    /// foreign character, [`ParseBoardError::SideToMove`] when the side to move is missing or not `X`/`O`.
     ///
     /// # Examples
     ///
     /// ```
-    /// use reversi_core::{Error, Position};
+    /// use reversi_core::{ParseBoardError, Position};
     /// let s = Position::initial().to_board_string();
     /// assert_eq!(s.parse::<Position>().unwrap(), Position::initial());
-    /// assert_eq!("X-O".parse::<Position>(), Err(Error::BoardLength(3)));
+    /// assert_eq!("X-O".parse::<Position>(), Err(ParseBoardError::Length(3)));
     /// ```
-    pub fn from_board_string(s: &str) -> Result<Position, Error> {
-        // `Error::BoardChar` counts characters from the start of the input, so the leading white
+    pub fn from_board_string(s: &str) -> Result<Position, ParseBoardError> {
+        // `ParseBoardError::Char` counts characters from the start of the input, so the leading white
         // space trimmed here is added back to its index. Every character before a reported one
         // is an ASCII cell, so the byte offsets below are character offsets too.
         let lead = s.chars().take_while(|c| c.is_whitespace()).count();
@@ -808,10 +813,10 @@ impl Position {
                 'O' | 'o' => white |= 1 << n,
                 '-' | '.' => {}
                 c if c.is_whitespace() => {
-                    return Err(Error::BoardLength(n));
+                    return Err(ParseBoardError::Length(n));
                 }
                 found => {
-                    return Err(Error::BoardChar {
+                    return Err(ParseBoardError::Char {
                         index: lead + i,
                         found,
                     })
@@ -823,16 +828,18 @@ impl Position {
             }
         }
         if n < 64 {
-            return Err(Error::BoardLength(n));
+            return Err(ParseBoardError::Length(n));
         }
         let rest: &str = chars.as_str();
         if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
             // A 65th board character rather than a separator.
             let found = rest.chars().next().unwrap_or(' ');
             return Err(if "XxOo*-.".contains(found) {
-                Error::BoardLength(64 + rest.chars().take_while(|c| !c.is_whitespace()).count())
+                ParseBoardError::Length(
+                    64 + rest.chars().take_while(|c| !c.is_whitespace()).count(),
+                )
             } else {
-                Error::BoardChar {
+                ParseBoardError::Char {
                     index: lead + s.len() - rest.len(),
                     found,
                 }
@@ -841,9 +848,11 @@ impl Position {
         let side = match rest.trim() {
             "X" | "x" | "*" => Color::Black,
             "O" | "o" => Color::White,
-            other => return Err(Error::SideToMove(other.to_string())),
+            other => return Err(ParseBoardError::SideToMove(other.to_string())),
         };
-        Position::new(Bitboard(black), Bitboard(white), side)
+        // One character per cell: a square cannot hold both colours.
+        Ok(Position::new(Bitboard(black), Bitboard(white), side)
+            .expect("a board string has one colour per cell"))
     }
 }
 
@@ -854,8 +863,8 @@ impl Default for Position {
 }
 
 impl FromStr for Position {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self, Error> {
+    type Err = ParseBoardError;
+    fn from_str(s: &str) -> Result<Self, ParseBoardError> {
         Position::from_board_string(s)
     }
 }

@@ -1,6 +1,6 @@
 //! Squares of the 8×8 board.
 
-use crate::{Bitboard, Error};
+use crate::{Bitboard, ParseSquareError};
 use core::fmt;
 use core::str::FromStr;
 
@@ -144,7 +144,7 @@ impl Square {
 }
 
 impl TryFrom<u8> for Square {
-    type Error = Error;
+    type Error = ParseSquareError;
 
     /// # Examples
     ///
@@ -153,8 +153,8 @@ impl TryFrom<u8> for Square {
     /// assert_eq!(Square::try_from(63u8).unwrap(), Square::H8);
     /// assert!(Square::try_from(64u8).is_err());
     /// ```
-    fn try_from(value: u8) -> Result<Self, Error> {
-        Square::from_index(value).ok_or(Error::SquareIndex(value))
+    fn try_from(value: u8) -> Result<Self, ParseSquareError> {
+        Square::from_index(value).ok_or(ParseSquareError::Index(value))
     }
 }
 
@@ -173,15 +173,15 @@ impl fmt::Display for Square {
 }
 
 impl FromStr for Square {
-    type Err = Error;
+    type Err = ParseSquareError;
 
     /// Parses a square name such as `d3` or `D3`.
     ///
     /// # Errors
     ///
-    /// [`Error::SquareName`] for anything other than a column `a`–`h` (either case) followed by a
+    /// [`ParseSquareError::Name`] for anything other than a column `a`–`h` (either case) followed by a
     /// row `1`–`8`, such as `i9`, `a0` or the empty string.
-    fn from_str(s: &str) -> Result<Self, Error> {
+    fn from_str(s: &str) -> Result<Self, ParseSquareError> {
         let b = s.as_bytes();
         if b.len() == 2 {
             let c = b[0].to_ascii_lowercase();
@@ -190,7 +190,7 @@ impl FromStr for Square {
                 return Ok(Square::ALL[((r - b'1') * 8 + (c - b'a')) as usize]);
             }
         }
-        Err(Error::SquareName(s.to_string()))
+        Err(ParseSquareError::Name(s.to_string()))
     }
 }
 

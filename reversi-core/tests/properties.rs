@@ -171,8 +171,7 @@ proptest! {
     fn transcript_parser_never_panics_on_near_misses(s in "([a-jA-J][0-9]|pass|PS|ps| ){0,40}") {
         match Game::from_transcript(&s) {
             Ok(g) => prop_assert!(g.plies().len() <= 80),
-            Err(reversi_core::Error::Transcript { ply, .. }) => prop_assert!(ply >= 1),
-            Err(e) => prop_assert!(false, "unexpected error kind {e:?}"),
+            Err(e) => prop_assert!(e.ply >= 1 && e.ply <= 61, "ply {} of {e:?}", e.ply),
         }
     }
 
@@ -183,9 +182,9 @@ proptest! {
             Err(e) => {
                 let expected = matches!(
                     e,
-                    reversi_core::Error::BoardLength(_)
-                        | reversi_core::Error::BoardChar { index: _, found: _ }
-                        | reversi_core::Error::SideToMove(_)
+                    reversi_core::ParseBoardError::Length(_)
+                        | reversi_core::ParseBoardError::Char { index: _, found: _ }
+                        | reversi_core::ParseBoardError::SideToMove(_)
                 );
                 prop_assert!(expected, "unexpected error kind {:?}", e);
             }

@@ -2,7 +2,9 @@
 
 use reversi_core::notation::{parse_obf, ObfLine};
 use reversi_core::{
-    position, Bitboard, Color, Disc, Error, Game, Move, Outcome, Position, Square, Symmetry,
+    position, Bitboard, Color, Disc, Game, Move, Outcome, ParseBoardError, ParseColorError,
+    ParseMoveError, ParseSquareError, PlayError, Position, Square, Symmetry, TranscriptCause,
+    TranscriptError, UndoError,
 };
 
 #[test]
@@ -98,11 +100,11 @@ fn a_move_must_flip_and_be_on_an_empty_square() {
     let p = Position::initial();
     assert_eq!(
         p.play(Move::Place(Square::D4)),
-        Err(Error::Occupied(Square::D4))
+        Err(PlayError::Occupied(Square::D4))
     );
     assert_eq!(
         p.play(Move::Place(Square::C3)),
-        Err(Error::NoFlips(Square::C3))
+        Err(PlayError::NoFlips(Square::C3))
     );
     for sq in Square::ALL {
         assert_eq!(
@@ -137,12 +139,12 @@ fn forced_pass_is_automatic_and_recorded() {
     let before = game.clone();
     assert_eq!(
         game.play(Move::Pass),
-        Err(Error::PassWithMoves(Color::Black))
+        Err(PlayError::PassWithMoves(Color::Black))
     );
     assert_eq!(game, before);
     assert_eq!(
         game.position().play(Move::Pass),
-        Err(Error::PassWithMoves(Color::Black))
+        Err(PlayError::PassWithMoves(Color::Black))
     );
     // The position itself knows white had to pass.
     let after_c1 = start.play(Move::Place(Square::C1)).unwrap();
@@ -165,7 +167,7 @@ fn forced_pass_is_automatic_and_recorded() {
     // But not twice for one pass.
     assert!(matches!(
         Game::transcript_from(start, "c1 ps ps e8"),
-        Err(Error::Transcript { ply: 3, .. })
+        Err(TranscriptError { ply: 3, .. })
     ));
 }
 
@@ -186,7 +188,7 @@ fn a_game_that_starts_with_a_forced_pass_records_it() {
     assert_eq!(game.plies()[0].mv, Move::Pass);
     assert_eq!(game.position().side_to_move(), Color::White);
     let mut g2 = game.clone();
-    assert_eq!(g2.undo(), Err(Error::NothingToUndo));
+    assert_eq!(g2.undo(), Err(UndoError::NothingToUndo));
     assert_eq!(g2, game);
 }
 
@@ -206,8 +208,8 @@ fn the_game_ends_when_neither_side_can_move() {
     assert!(p.is_game_over());
     assert!(!p.must_pass());
     assert!(p.legal_move_list().is_empty());
-    assert_eq!(p.play(Move::Pass), Err(Error::GameOver));
-    assert_eq!(p.play(Move::Place(Square::D1)), Err(Error::GameOver));
+    assert_eq!(p.play(Move::Pass), Err(PlayError::GameOver));
+    assert_eq!(p.play(Move::Place(Square::D1)), Err(PlayError::GameOver));
     // More discs on the board wins; empties give no bonus.
     assert_eq!(p.outcome(), Some(Outcome::Win(Color::Black)));
     assert_eq!((p.count(Color::Black), p.count(Color::White)), (3, 1));
@@ -215,7 +217,7 @@ fn the_game_ends_when_neither_side_can_move() {
     assert_eq!(p.wof_tournament_counts(), (63, 1));
     let mut game = Game::from_position(p);
     assert!(game.is_over());
-    assert_eq!(game.play(Square::D1), Err(Error::GameOver));
+    assert_eq!(game.play(Square::D1), Err(PlayError::GameOver));
 }
 
 #[test]
@@ -242,7 +244,7 @@ fn a_wipe_out_ends_the_game() {
     assert_eq!(turn.outcome, Some(Outcome::Win(Color::Black)));
     assert_eq!(game.position().count(Color::White), 0);
     assert_eq!(game.position().count(Color::Black), 13);
-    assert_eq!(game.play(Square::A1), Err(Error::GameOver));
+    assert_eq!(game.play(Square::A1), Err(PlayError::GameOver));
 }
 
 #[test]
@@ -262,8 +264,11 @@ fn undo_and_undo_turn() {
     assert_eq!(game.transcript(), "f5");
     assert_eq!(game.undo_turn(Color::Black), Ok(1));
     assert_eq!(game.transcript(), "");
-    assert_eq!(game.undo_turn(Color::Black), Err(Error::NothingToUndo));
-    assert_eq!(game.undo(), Err(Error::NothingToUndo));
+    assert_eq!(
+        game.undo_turn(Color::Black),
+        Err(UndoError::NoPlacementBy(Color::Black))
+    );
+    assert_eq!(game.undo(), Err(UndoError::NothingToUndo));
     assert_eq!(*game.position(), Position::initial());
 }
 
@@ -271,7 +276,7 @@ fn undo_and_undo_turn() {
 fn bad_square_names() {
     for bad in ["i9", "a0", "", "a9", "d", "d33", " d3", "3d", "é1"] {
         assert!(
-            matches!(bad.parse::<Square>(), Err(Error::SquareName(ref s)) if s == bad),
+            matches!(bad.parse::<Square>(), Err(ParseSquareError::Name(ref s)) if s == bad),
             "{bad:?}"
         );
     }
@@ -283,25 +288,43 @@ fn bad_square_names() {
 fn bad_transcripts_name_the_ply_and_token_and_change_nothing() {
     let err = Game::from_transcript("f5d6i9").unwrap_err();
     assert!(
-        matches!(&err, Error::Transcript { ply: 3, token, cause }
-        if token == "i9" && matches!(**cause, Error::MoveName(_))),
+        matches!(&err, TranscriptError { ply: 3, token, cause: TranscriptCause::Parse(e), .. }
+        if token == "i9" && e.input == "i9"),
         "{err}"
     );
     let err = Game::from_transcript("f5 d6 a1").unwrap_err();
     assert!(
-        matches!(&err, Error::Transcript { ply: 3, token, cause }
-        if token == "a1" && **cause == Error::NoFlips(Square::A1)),
+        matches!(&err, TranscriptError { ply: 3, token, cause, .. }
+        if token == "a1" && *cause == TranscriptCause::Play(PlayError::NoFlips(Square::A1))),
         "{err}"
     );
     let err = Game::from_transcript("f5f5").unwrap_err();
-    assert!(
-        matches!(&err, Error::Transcript { ply: 2, cause, .. } if **cause == Error::Occupied(Square::F5))
-    );
+    assert!(matches!(
+        &err,
+        TranscriptError {
+            ply: 2,
+            cause: TranscriptCause::Play(PlayError::Occupied(Square::F5)),
+            ..
+        }
+    ));
     let err = Game::from_transcript("pass").unwrap_err();
-    assert!(matches!(&err, Error::Transcript { ply: 1, cause, .. }
-        if **cause == Error::PassWithMoves(Color::Black)));
+    assert!(matches!(
+        &err,
+        TranscriptError {
+            ply: 1,
+            cause: TranscriptCause::Play(PlayError::PassWithMoves(Color::Black)),
+            ..
+        }
+    ));
     let err = Game::from_transcript("e6f4e3f6g5d6e7f5c5a1").unwrap_err();
-    assert!(matches!(&err, Error::Transcript { ply: 10, cause, .. } if **cause == Error::GameOver));
+    assert!(matches!(
+        &err,
+        TranscriptError {
+            ply: 10,
+            cause: TranscriptCause::Play(PlayError::GameOver),
+            ..
+        }
+    ));
     assert!(err.to_string().contains("ply 10"), "{err}");
     assert!(Game::from_transcript("").unwrap().plies().is_empty());
 }
@@ -321,18 +344,18 @@ fn board_strings() {
     let s = Position::initial().to_board_string();
     assert_eq!(s.len(), 66);
     assert_eq!(s.parse::<Position>().unwrap(), Position::initial());
-    assert_eq!("".parse::<Position>(), Err(Error::BoardLength(0)));
+    assert_eq!("".parse::<Position>(), Err(ParseBoardError::Length(0)));
     assert_eq!(
         format!("{} X", "-".repeat(63)).parse::<Position>(),
-        Err(Error::BoardLength(63))
+        Err(ParseBoardError::Length(63))
     );
     assert_eq!(
         format!("{} X", "-".repeat(65)).parse::<Position>(),
-        Err(Error::BoardLength(65))
+        Err(ParseBoardError::Length(65))
     );
     assert_eq!(
         format!("{}Z{} X", "-".repeat(10), "-".repeat(53)).parse::<Position>(),
-        Err(Error::BoardChar {
+        Err(ParseBoardError::Char {
             index: 10,
             found: 'Z'
         })
@@ -340,25 +363,25 @@ fn board_strings() {
     // The index counts characters of the input, leading white space included.
     assert_eq!(
         format!(" \u{3000}{}Z{} X", "-".repeat(10), "-".repeat(53)).parse::<Position>(),
-        Err(Error::BoardChar {
+        Err(ParseBoardError::Char {
             index: 12,
             found: 'Z'
         })
     );
     assert_eq!(
         format!("  {}Z X", "-".repeat(64)).parse::<Position>(),
-        Err(Error::BoardChar {
+        Err(ParseBoardError::Char {
             index: 66,
             found: 'Z'
         })
     );
     assert_eq!(
         format!("{} Q", "-".repeat(64)).parse::<Position>(),
-        Err(Error::SideToMove("Q".into()))
+        Err(ParseBoardError::SideToMove("Q".into()))
     );
     assert!(matches!(
         "-".repeat(64).parse::<Position>(),
-        Err(Error::SideToMove(_))
+        Err(ParseBoardError::SideToMove(_))
     ));
     let white = format!("{} O", "-".repeat(64)).parse::<Position>().unwrap();
     assert_eq!(white.side_to_move(), Color::White);
@@ -376,7 +399,7 @@ fn obf_lines() {
     let bad = format!("{}\nxx X\n", text.lines().next().unwrap());
     assert!(matches!(
         parse_obf(&bad),
-        Err(Error::ObfLine { line: 2, .. })
+        Err(reversi_core::ObfError { line: 2, .. })
     ));
     assert!(format!("{} X; Z9:+2;", "-".repeat(64))
         .parse::<ObfLine>()
@@ -431,9 +454,12 @@ fn symmetries_map_squares_like_bitboards() {
 #[test]
 fn colors_and_moves_parse() {
     assert_eq!("BLACK".parse::<Color>().unwrap(), Color::Black);
-    assert!(matches!("red".parse::<Color>(), Err(Error::ColorName(_))));
+    assert!(matches!(
+        "red".parse::<Color>(),
+        Err(ParseColorError { .. })
+    ));
     assert_eq!("pass".parse::<Move>().unwrap(), Move::Pass);
-    assert!(matches!("pas".parse::<Move>(), Err(Error::MoveName(_))));
+    assert!(matches!("pas".parse::<Move>(), Err(ParseMoveError { .. })));
 }
 
 #[cfg(feature = "serde")]
