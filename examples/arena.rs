@@ -117,14 +117,7 @@ impl Engine for NBoardEngine {
         })?;
         // The trait's error type has no room for IO or protocol failures: they end the match.
         match self.exchange(lines) {
-            Ok(Reply::Move(mv)) => Ok(SearchResult {
-                best_move: mv,
-                score: 0,
-                exact: false,
-                depth: 0,
-                nodes: 0,
-                pv: vec![mv],
-            }),
+            Ok(Reply::Move(mv)) => Ok(SearchResult::new(mv)),
             Ok(other) => {
                 eprintln!("\narena: {}: answered {other:?} to go", self.name);
                 std::process::exit(1)

@@ -78,12 +78,12 @@ fn run() -> Result<(), String> {
             if f.len() != 4 {
                 return Err(bad());
             }
-            points.push(Validation {
-                empties: f[0].parse().map_err(|_| bad())?,
-                label: f[1].parse().map_err(|_| bad())?,
-                predicted: f[2].parse().map_err(|_| bad())?,
-                exact: f[3].parse().map_err(|_| bad())?,
-            });
+            points.push(Validation::new(
+                f[0].parse().map_err(|_| bad())?,
+                f[1].parse().map_err(|_| bad())?,
+                f[2].parse().map_err(|_| bad())?,
+                f[3].parse().map_err(|_| bad())?,
+            ));
         }
         let exact: Vec<&Validation> = points.iter().filter(|v| v.exact && v.empties > 0).collect();
         std::fs::write(&path, scatter_png(&exact)).map_err(|e| format!("{path}: {e}"))?;

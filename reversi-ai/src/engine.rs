@@ -86,7 +86,7 @@ fn forced(pos: &Position) -> Option<Result<SearchResult, AiError>> {
     if pos.is_game_over() {
         Some(Err(AiError::GameOver))
     } else if pos.must_pass() {
-        Some(Ok(SearchResult::simple(Move::Pass)))
+        Some(Ok(SearchResult::new(Move::Pass)))
     } else {
         None
     }
@@ -106,6 +106,7 @@ fn sq(i: u8) -> Square {
 /// assert_eq!(Level::Easy.to_string(), "easy");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Level {
     /// A random legal move; one time in three, the move that flips the most discs.
     Easy,
@@ -272,7 +273,7 @@ impl Engine for Easy {
         } else {
             moves[self.rng.below(moves.len() as u64) as usize]
         };
-        Ok(SearchResult::simple(Move::Place(pick)))
+        Ok(SearchResult::new(Move::Place(pick)))
     }
 }
 

@@ -453,7 +453,7 @@ impl Engine for Expert {
             return Err(AiError::GameOver);
         }
         if pos.must_pass() {
-            return Ok(SearchResult::simple(Move::Pass));
+            return Ok(SearchResult::new(Move::Pass));
         }
         let lim = self.limits.min(*limits);
         let deadline = lim.deadline();

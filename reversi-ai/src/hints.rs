@@ -20,6 +20,7 @@ use std::sync::atomic::AtomicBool;
 /// assert!(h.iter().all(|m| !m.exact && m.depth == 3));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Hint {
     /// The move.
     pub mv: Move,

@@ -219,6 +219,7 @@ impl Limits {
 /// assert_eq!(r.pv.first(), Some(&r.best_move));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchResult {
     /// The move to play: always legal, and a pass only when the side to move must pass.
     pub best_move: Move,
@@ -237,14 +238,92 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
-    pub(crate) fn simple(m: Move) -> SearchResult {
+    /// A move chosen without search (what an [`crate::Engine`] of its own, such as one that
+    /// asks a program or a person, returns): score 0, not exact, depth 0, no nodes, and the
+    /// move as the whole principal variation. The `with_*` methods add what a search knows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::SearchResult;
+    /// use reversi_core::{Move, Square};
+    /// let r = SearchResult::new(Move::Place(Square::D3));
+    /// assert_eq!((r.score, r.exact, r.depth, r.nodes), (0, false, 0, 0));
+    /// assert_eq!(r.pv, [Move::Place(Square::D3)]);
+    /// ```
+    #[must_use]
+    pub fn new(best_move: Move) -> SearchResult {
         SearchResult {
-            best_move: m,
+            best_move,
             score: 0,
             exact: false,
             depth: 0,
             nodes: 0,
-            pv: vec![m],
+            pv: vec![best_move],
         }
+    }
+
+    /// This result with a score, exact or not.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::SearchResult;
+    /// use reversi_core::Move;
+    /// let r = SearchResult::new(Move::Pass).with_score(-6, true);
+    /// assert_eq!((r.score, r.exact), (-6, true));
+    /// ```
+    #[must_use]
+    pub fn with_score(mut self, score: i32, exact: bool) -> SearchResult {
+        self.score = score;
+        self.exact = exact;
+        self
+    }
+
+    /// This result with the deepest completed depth.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::SearchResult;
+    /// use reversi_core::Move;
+    /// assert_eq!(SearchResult::new(Move::Pass).with_depth(9).depth, 9);
+    /// ```
+    #[must_use]
+    pub fn with_depth(mut self, depth: u32) -> SearchResult {
+        self.depth = depth;
+        self
+    }
+
+    /// This result with a node count.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::SearchResult;
+    /// use reversi_core::Move;
+    /// assert_eq!(SearchResult::new(Move::Pass).with_nodes(1234).nodes, 1234);
+    /// ```
+    #[must_use]
+    pub fn with_nodes(mut self, nodes: u64) -> SearchResult {
+        self.nodes = nodes;
+        self
+    }
+
+    /// This result with a principal variation; it should start with the best move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::SearchResult;
+    /// use reversi_core::{Move, Square};
+    /// let pv = vec![Move::Place(Square::D3), Move::Place(Square::C5)];
+    /// let r = SearchResult::new(Move::Place(Square::D3)).with_pv(pv.clone());
+    /// assert_eq!(r.pv, pv);
+    /// ```
+    #[must_use]
+    pub fn with_pv(mut self, pv: Vec<Move>) -> SearchResult {
+        self.pv = pv;
+        self
     }
 }

@@ -536,6 +536,7 @@ pub fn write_ggf(pos: &Position) -> String {
 /// assert_eq!(c.read("pong 1").unwrap(), Reply::Ready);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reply {
     /// Nothing the client waits for (a status, node counts, a name, an old pong).
     Pending,

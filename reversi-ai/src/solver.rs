@@ -145,6 +145,7 @@ impl SolveOptions {
 /// assert!(s.nodes > 0);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Solution {
     /// The final score for the side to move with perfect play (-1/0/+1 in WLD mode).
     pub score: i32,

@@ -156,6 +156,7 @@ impl TrainConfig {
 /// assert_eq!(out.stages.len(), reversi_ai::pattern::STAGES);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct StageReport {
     /// The stage (empties `4*stage..=4*stage+3`).
     pub stage: usize,
@@ -181,6 +182,7 @@ pub struct StageReport {
 /// assert!(out.validation.iter().all(|v| v.empties <= 60));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Validation {
     /// Empty squares.
     pub empties: u32,
@@ -190,6 +192,28 @@ pub struct Validation {
     pub predicted: f32,
     /// Whether the label is an exact solve.
     pub exact: bool,
+}
+
+impl Validation {
+    /// A held-back position's record, as [`TrainOutput::validation`] lists them (for a plot
+    /// drawn again from a saved file).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::train::Validation;
+    /// let v = Validation::new(20, 4.0, 3.5, false);
+    /// assert_eq!((v.empties, v.label, v.predicted, v.exact), (20, 4.0, 3.5, false));
+    /// ```
+    #[must_use]
+    pub fn new(empties: u32, label: f32, predicted: f32, exact: bool) -> Validation {
+        Validation {
+            empties,
+            label,
+            predicted,
+            exact,
+        }
+    }
 }
 
 /// What a training run gives.
@@ -203,6 +227,7 @@ pub struct Validation {
 /// assert!(reversi_ai::pattern::Weights::from_bytes(&bytes).is_ok());
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct TrainOutput {
     /// The trained weights.
     pub weights: Weights,

@@ -20,6 +20,7 @@ use crate::{
 /// assert_eq!(ply.flips.count(), 1);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub struct Ply {
     /// Who played or passed.
     pub color: Color,
@@ -44,6 +45,7 @@ pub struct Ply {
 /// assert_eq!(turn.outcome, None);
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub struct Turn {
     /// Who placed the disc.
     pub color: Color,

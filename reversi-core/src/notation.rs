@@ -49,6 +49,7 @@ pub(crate) fn tokenize(
 /// assert_eq!(obf.best_score(), Some(0));
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub struct ObfLine {
     /// The position.
     pub position: Position,

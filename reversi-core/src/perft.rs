@@ -530,6 +530,7 @@ impl<'a> PerftOptions<'a> {
 /// assert_eq!((last.done, last.leaves), (last.total, n));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Progress {
     /// Subtrees counted.
     pub done: usize,

@@ -114,6 +114,7 @@ impl From<Option<Color>> for Disc {
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SquareInfo {
     /// The square.
     pub square: Square,
