@@ -2,9 +2,9 @@
 //!
 //! Evaluation and search for Othello/Reversi on top of `reversi-core`: an [`Engine`] trait that
 //! any frontend drives the same way, the levels [`Level::Easy`], [`Level::Normal`],
-//! [`Level::Hard`] and [`Level::Expert`] (on the trained [`pattern`] evaluation, made by
-//! [`train`]), a background [`SearchHandle`], move [`hints`], an exact endgame [`Solver`] and an
-//! NBoard protocol driver ([`nboard`]).
+//! [`Level::Hard`] and [`Level::Expert`] (on the trained [`pattern`] evaluation, made by the
+//! `train` module of the feature `train`, off by default), a background [`SearchHandle`], move
+//! [`hints`], an exact endgame [`Solver`] and an NBoard protocol driver ([`nboard`]).
 //!
 //! ```
 //! use reversi_ai::{hints, solve, Scoring, Engine, Level, Limits, SearchHandle, SolveOptions};
@@ -33,6 +33,7 @@
 //! board ([`Scoring::DiscDifference`], what the game shows) or with the empty squares given
 //! to the winner ([`Scoring::Wof`], what FFO files report).
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod bits;
@@ -49,6 +50,8 @@ mod rng;
 mod search;
 mod solver;
 mod time;
+#[cfg(feature = "train")]
+#[cfg_attr(docsrs, doc(cfg(feature = "train")))]
 pub mod train;
 mod tt;
 

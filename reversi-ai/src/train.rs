@@ -1,5 +1,8 @@
 //! Training of the pattern evaluation ([`crate::pattern`]), reproducible from a seed.
 //!
+//! A tool for whoever makes weights, not for a program that plays: it is built only with the
+//! feature `train` (off by default).
+//!
 //! 1. **Games.** Each game starts with a random number of random moves, then both sides play
 //!    a two-ply search on the Hard evaluation, with an occasional random move. Every position
 //!    of every game is kept; one game in [`TrainConfig::validation_every`] is held back.

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use reversi_ai::pattern::{Weights, WeightsError, PER_STAGE, STAGES};
+#[cfg(feature = "train")]
 use reversi_ai::train::{train, TrainConfig};
 
 /// Weights with some non-zero values, so that a changed byte changes them.
@@ -89,6 +90,8 @@ proptest! {
     }
 }
 
+// With the feature `train` only (.ci/run tests it so).
+#[cfg(feature = "train")]
 #[test]
 fn a_small_training_beats_the_zero_evaluation_on_held_back_positions() {
     let cfg = TrainConfig::new(5)
