@@ -31,6 +31,11 @@ use std::time::Duration;
 ///     pos = pos.play(r.best_move).unwrap();
 ///     turn += 1;
 /// }
+/// // A whole game: at least the 60 placements that fill the board, or fewer when a side is
+/// // wiped out or both are blocked; passes count as turns.
+/// assert!(pos.outcome().is_some());
+/// assert!(turn >= pos.black().count() as usize + pos.white().count() as usize - 4);
+/// assert!(!stop.load(Ordering::Relaxed));
 /// ```
 pub trait Engine: Send {
     /// A short name for display, such as `hard` or `depth:6`.
@@ -233,7 +238,16 @@ impl Easy {
     /// # Examples
     ///
     /// ```
-    /// let _e = reversi_ai::Easy::new(1);
+    /// use reversi_ai::{Easy, Engine, Limits};
+    /// use reversi_core::Position;
+    /// use std::sync::atomic::AtomicBool;
+    /// let stop = AtomicBool::new(false);
+    /// let pos = Position::initial();
+    /// let a = Easy::new(1).choose(&pos, &Limits::NONE, &stop).unwrap();
+    /// let b = Easy::new(1).choose(&pos, &Limits::NONE, &stop).unwrap();
+    /// assert_eq!(a.best_move, b.best_move); // the same seed, the same move
+    /// assert!(pos.play(a.best_move).is_ok());
+    /// assert_eq!(Easy::new(1).name(), "easy");
     /// ```
     #[must_use]
     pub fn new(seed: u64) -> Easy {
@@ -335,7 +349,13 @@ impl Normal {
     /// # Examples
     ///
     /// ```
-    /// let _n = reversi_ai::Normal::new(1);
+    /// use reversi_ai::{Engine, Limits, Normal};
+    /// use reversi_core::Position;
+    /// use std::sync::atomic::AtomicBool;
+    /// let mut normal = Normal::new(1);
+    /// let r = normal.choose(&Position::initial(), &Limits::NONE, &AtomicBool::new(false)).unwrap();
+    /// assert!(Position::initial().is_legal(r.best_move.square().unwrap()));
+    /// assert_eq!(normal.name(), "normal");
     /// ```
     #[must_use]
     pub fn new(seed: u64) -> Normal {
@@ -525,8 +545,13 @@ impl SearchEngine {
     /// # Examples
     ///
     /// ```
-    /// use reversi_ai::{Limits, SearchEngine};
-    /// let _e = SearchEngine::new("nodes:100000".into(), Limits::nodes(100_000), 14);
+    /// use reversi_ai::{Engine, Limits, SearchEngine};
+    /// use reversi_core::Position;
+    /// use std::sync::atomic::AtomicBool;
+    /// let mut e = SearchEngine::new("nodes:100000".into(), Limits::nodes(100_000), 14);
+    /// assert_eq!(e.name(), "nodes:100000");
+    /// let r = e.choose(&Position::initial(), &Limits::NONE, &AtomicBool::new(false)).unwrap();
+    /// assert!(r.nodes > 0 && r.nodes <= 110_000, "{} nodes", r.nodes);
     /// ```
     #[must_use]
     pub fn new(name: String, limits: Limits, solve_empties: u32) -> SearchEngine {

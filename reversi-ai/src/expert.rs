@@ -103,7 +103,12 @@ impl Expert {
     /// # Examples
     ///
     /// ```
-    /// let _e = reversi_ai::Expert::new();
+    /// use reversi_ai::{Engine, Expert};
+    /// use reversi_core::Position;
+    /// let e = Expert::new();
+    /// assert_eq!(e.name(), "expert");
+    /// // The start position is symmetric: any weights score it near a draw.
+    /// assert!(e.evaluate(&Position::initial()).abs() < 10.0);
     /// ```
     #[must_use]
     pub fn new() -> Expert {
@@ -127,8 +132,10 @@ impl Expert {
     ///
     /// ```
     /// use reversi_ai::{pattern::Weights, Expert};
+    /// use reversi_core::Position;
     /// use std::sync::Arc;
-    /// let _e = Expert::new().with_weights(Arc::new(Weights::zero()));
+    /// let e = Expert::new().with_weights(Arc::new(Weights::zero()));
+    /// assert_eq!(e.evaluate(&Position::initial()), 0.0);
     /// ```
     #[must_use]
     pub fn with_weights(mut self, weights: Arc<Weights>) -> Expert {
@@ -144,8 +151,13 @@ impl Expert {
     /// # Examples
     ///
     /// ```
-    /// use reversi_ai::{Expert, Limits};
-    /// let _e = Expert::new().with_limits(Limits::depth(8));
+    /// use reversi_ai::{Engine, Expert, Limits};
+    /// use reversi_core::Position;
+    /// use std::sync::atomic::AtomicBool;
+    /// let mut e = Expert::new().with_limits(Limits::depth(2));
+    /// let r = e.choose(&Position::initial(), &Limits::NONE, &AtomicBool::new(false)).unwrap();
+    /// assert!(r.depth <= 2);
+    /// assert!(Position::initial().play(r.best_move).is_ok());
     /// ```
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Expert {

@@ -44,8 +44,10 @@ pub struct Hint {
 /// # Examples
 ///
 /// ```
-/// let unit = if reversi_ai::MIDGAME_HINTS_IN_DISCS { "discs" } else { "evaluation points" };
-/// assert!(!unit.is_empty());
+/// // The default features build the weights in.
+/// assert_eq!(reversi_ai::MIDGAME_HINTS_IN_DISCS, cfg!(feature = "embedded-weights"));
+/// // Built in or not, hints are in discs whenever the constant says so.
+/// assert!(!reversi_ai::MIDGAME_HINTS_IN_DISCS || reversi_ai::midgame_hints_in_discs());
 /// ```
 pub const MIDGAME_HINTS_IN_DISCS: bool = cfg!(feature = "embedded-weights");
 

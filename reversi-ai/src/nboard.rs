@@ -357,7 +357,10 @@ impl Driver {
     /// # Examples
     ///
     /// ```
-    /// let _d = reversi_ai::nboard::Driver::new();
+    /// use reversi_core::Position;
+    /// let mut d = reversi_ai::nboard::Driver::new();
+    /// assert_eq!(*d.position(), Position::initial());
+    /// assert_eq!(d.handle("ping 1").unwrap(), ["pong 1"]);
     /// ```
     #[must_use]
     pub fn new() -> Driver {

@@ -211,7 +211,12 @@ impl Solver {
     /// # Examples
     ///
     /// ```
-    /// let _solver = reversi_ai::Solver::new();
+    /// use reversi_ai::{SolveOptions, Solver};
+    /// use reversi_core::Position;
+    /// // Black to move fills the last empty square, a1, and wins 64-0.
+    /// let pos: Position = format!("-O{} X", "X".repeat(62)).parse().unwrap();
+    /// let s = Solver::new().solve(&pos, &SolveOptions::default()).unwrap();
+    /// assert_eq!(s.score, 64);
     /// ```
     #[must_use]
     pub fn new() -> Solver {
@@ -224,7 +229,12 @@ impl Solver {
     /// # Examples
     ///
     /// ```
-    /// let _small = reversi_ai::Solver::with_table_bits(12);
+    /// use reversi_ai::{solve, SolveOptions, Solver};
+    /// use reversi_core::Position;
+    /// let pos: Position = "OOOOOOOOXXXXXXOO-XOOOXO--XOXOXO-XXXXOOO-XXXOOO--XXXOO---XXXX--O- X".parse().unwrap();
+    /// let small = Solver::with_table_bits(12).solve(&pos, &SolveOptions::default()).unwrap();
+    /// // A smaller table searches more nodes, never to another score.
+    /// assert_eq!(small.score, solve(&pos, &SolveOptions::default()).unwrap().score);
     /// ```
     #[must_use]
     pub fn with_table_bits(bits: u32) -> Solver {

@@ -55,7 +55,9 @@ impl Bitboard {
     /// # Examples
     ///
     /// ```
-    /// assert!(!reversi_core::Bitboard::FULL.is_empty());
+    /// use reversi_core::{Bitboard, Square};
+    /// assert!(Bitboard::EMPTY.is_empty());
+    /// assert!(!Bitboard::EMPTY.with(Square::H8).is_empty());
     /// ```
     #[must_use]
     pub const fn is_empty(self) -> bool {

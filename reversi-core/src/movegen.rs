@@ -158,7 +158,12 @@ impl Avx2 {
     /// # Examples
     ///
     /// ```
-    /// let _k: Option<reversi_core::movegen::Avx2> = reversi_core::movegen::Avx2::detect();
+    /// use reversi_core::movegen::{Avx2, Kernel, MoveGen, Portable};
+    /// assert_eq!(Avx2::detect().is_some(), Kernel::Avx2.is_available());
+    /// if let Some(k) = Avx2::detect() {
+    ///     let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+    ///     assert_eq!(k.legal_moves(p, o), Portable.legal_moves(p, o));
+    /// }
     /// ```
     #[must_use]
     pub fn detect() -> Option<Avx2> {
@@ -245,7 +250,12 @@ impl Avx512 {
     /// # Examples
     ///
     /// ```
-    /// let _k: Option<reversi_core::movegen::Avx512> = reversi_core::movegen::Avx512::detect();
+    /// use reversi_core::movegen::{Avx512, Kernel, MoveGen, Portable};
+    /// assert_eq!(Avx512::detect().is_some(), Kernel::Avx512.is_available());
+    /// if let Some(k) = Avx512::detect() {
+    ///     let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+    ///     assert_eq!(k.flips(p, o, 19), Portable.flips(p, o, 19));
+    /// }
     /// ```
     #[must_use]
     pub fn detect() -> Option<Avx512> {
@@ -353,7 +363,10 @@ impl Kernel {
     /// # Examples
     ///
     /// ```
-    /// let _k = reversi_core::movegen::Kernel::best();
+    /// use reversi_core::movegen::Kernel;
+    /// let best = Kernel::best();
+    /// assert!(best.is_available());
+    /// assert_eq!(Some(&best), Kernel::available().last()); // the last is the fastest
     /// ```
     #[must_use]
     pub fn best() -> Kernel {
