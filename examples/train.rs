@@ -1,7 +1,7 @@
 //! Trains the pattern evaluation of the Expert level and writes its weights file.
 //!
 //! ```text
-//! cargo run --release --example train -- --seed 1 --games 40000 --threads 1 \
+//! cargo run --release --features train --example train -- --seed 1 --games 40000 --threads 1 \
 //!     --out reversi-ai/weights/expert.bin --plot docs/eval-validation.png
 //! ```
 //!
