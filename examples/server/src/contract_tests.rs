@@ -581,6 +581,17 @@ async fn an_unreadable_record_stops_the_start_and_is_kept() {
         .err()
         .expect("the start is refused");
     assert!(
+        matches!(
+            &err,
+            crate::StartError::Store {
+                source: crate::StoreError::Unreadable { .. },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let err = err.to_string();
+    assert!(
         err.contains(&format!("the lobby log entry {seq} cannot be read")),
         "{err}"
     );
@@ -605,6 +616,17 @@ async fn an_unreadable_record_stops_the_start_and_is_kept() {
         .await
         .err()
         .expect("the start is refused");
+    assert!(
+        matches!(
+            &err,
+            crate::StartError::Store {
+                source: crate::StoreError::Unreadable { .. },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let err = err.to_string();
     assert!(
         err.contains("the hosted room \"Hbroken\" cannot be read"),
         "{err}"

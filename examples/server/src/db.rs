@@ -12,6 +12,7 @@
 
 use std::path::Path;
 use std::sync::mpsc as std_mpsc;
+use std::sync::Arc;
 use std::thread;
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -63,6 +64,18 @@ pub enum StoreError {
         /// What is wrong with it.
         cause: String,
     },
+}
+
+/// Why a write to the database did not happen.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum WriteError {
+    /// The transaction that held the write failed and was rolled back (shared by the writes
+    /// committed together).
+    #[error("the database write failed: {0}")]
+    Sqlite(Arc<rusqlite::Error>),
+    /// The writer thread has stopped (the server is shutting down).
+    #[error("the database writer has stopped")]
+    WriterGone,
 }
 
 /// A finished game, as recorded (cluster nodes also keep it in Redis, as this struct in JSON).
@@ -168,7 +181,7 @@ pub struct Loaded {
 
 struct Request {
     writes: Vec<Write>,
-    ack: Option<oneshot::Sender<Result<(), String>>>,
+    ack: Option<oneshot::Sender<Result<(), WriteError>>>,
 }
 
 /// The handle to the writer thread. Cheap to clone.
@@ -366,19 +379,20 @@ impl Db {
     ///
     /// # Errors
     ///
-    /// The SQLite error, as text, or that the writer thread is gone.
-    pub async fn write(&self, writes: Vec<Write>) -> Result<(), String> {
+    /// [`WriteError::Sqlite`] when the transaction failed (nothing of it was written), or
+    /// [`WriteError::WriterGone`] when the writer thread has stopped.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), WriteError> {
         if writes.is_empty() {
             return Ok(());
         }
         self.submit(writes)
             .await
-            .map_err(|_| "the database writer has stopped".to_string())?
+            .map_err(|_| WriteError::WriterGone)?
     }
 
     /// Queues `writes` and returns the receiver of their acknowledgement, which fails (the
     /// sender dropped) when the writer thread is gone.
-    pub fn submit(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), String>> {
+    pub fn submit(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), WriteError>> {
         let (ack, done) = oneshot::channel();
         let _ = self.tx.send(Request {
             writes,
@@ -755,7 +769,7 @@ fn writer(mut conn: Connection, rx: std_mpsc::Receiver<Request>) {
         })();
         let result = result.map_err(|e| {
             tracing::error!(error = %e, "database write failed");
-            e.to_string()
+            WriteError::Sqlite(Arc::new(e))
         });
         for req in batch {
             if let Some(ack) = req.ack {

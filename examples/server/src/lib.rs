@@ -53,7 +53,8 @@ use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use crate::cluster::ClusterConfig;
+pub use crate::cluster::{ClusterConfig, ClusterError};
+pub use crate::db::{StoreError, WriteError};
 use crate::hub::Hub;
 pub use crate::online::Durations;
 
@@ -119,29 +120,58 @@ pub struct Server {
     pub task: tokio::task::JoinHandle<()>,
 }
 
+/// Why a server did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database could not be opened or migrated, or holds a record the server cannot make
+    /// a room or a lobby of again (the error names it).
+    #[error("cannot use the database {}: {source}", path.display())]
+    Store {
+        /// The database file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        source: db::StoreError,
+    },
+    /// The node could not join its cluster.
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
+    /// The listener has no local address.
+    #[error("no local address: {0}")]
+    Address(std::io::Error),
+}
+
 impl Server {
     /// Opens the database, restores every room, and serves on `listener`.
     ///
     /// # Errors
     ///
-    /// When the database cannot be opened or migrated, or holds a record this server cannot
-    /// read (the message names it): nothing is dropped, the server does not start.
-    pub async fn start(cfg: Config, listener: TcpListener) -> Result<Server, String> {
-        let fail = |e: &dyn std::fmt::Display| {
-            format!("cannot use the database {}: {e}", cfg.db_path.display())
-        };
-        let (db, loaded) = db::Db::open(&cfg.db_path).map_err(|e| fail(&e))?;
-        let reader = db::Reader::open(&cfg.db_path).map_err(|e| fail(&e))?;
-        let online = online::Online::restore(&cfg, &loaded).map_err(|e| fail(&e))?;
+    /// [`StartError::Store`] when the database cannot be opened or migrated, or holds a record
+    /// this server cannot read (the message names it): nothing is dropped, the server does not
+    /// start. [`StartError::Cluster`] when
+    /// the node cannot join its cluster, [`StartError::Address`] when the listener has no
+    /// address.
+    pub async fn start(cfg: Config, listener: TcpListener) -> Result<Server, StartError> {
+        let path = || cfg.db_path.clone();
+        let (db, loaded) = db::Db::open(&cfg.db_path).map_err(|source| StartError::Store {
+            path: path(),
+            source,
+        })?;
+        let reader = db::Reader::open(&cfg.db_path).map_err(|source| StartError::Store {
+            path: path(),
+            source: source.into(),
+        })?;
+        let online =
+            online::Online::restore(&cfg, &loaded).map_err(|source| StartError::Store {
+                path: path(),
+                source,
+            })?;
         let hub = Arc::new(Hub::new(cfg, db, reader, online));
         hub.online.start(&hub);
         if let Some(cc) = hub.cfg.cluster.clone() {
             let c = cluster::Cluster::start(&cc, hub.clone()).await?;
             hub.online.join_cluster(c);
         }
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("no local address: {e}"))?;
+        let addr = listener.local_addr().map_err(StartError::Address)?;
         let app = Router::new()
             .route("/ws", get(ws_handler))
             .fallback(static_file)

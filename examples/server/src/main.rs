@@ -18,9 +18,36 @@ struct Args {
     cfg: Config,
 }
 
+/// What was wrong with the command line.
+#[derive(Debug, thiserror::Error)]
+enum ArgsError {
+    #[error("{0} needs a value")]
+    Missing(&'static str),
+    #[error("{flag} {value}: {why}")]
+    Bad {
+        flag: &'static str,
+        value: String,
+        why: String,
+    },
+    #[error("--lease-ms and --redis-prefix go with --redis")]
+    WithoutRedis,
+    #[error("unknown argument {0:?}\n{USAGE}")]
+    Unknown(String),
+    #[error("{USAGE}")]
+    Help,
+}
+
+fn bad(flag: &'static str, value: &str, why: impl std::fmt::Display) -> ArgsError {
+    ArgsError::Bad {
+        flag,
+        value: value.to_owned(),
+        why: why.to_string(),
+    }
+}
+
 const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30] [--redis URL [--lease-ms 10000] [--redis-prefix reversi]]";
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError> {
     let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
     let mut db = PathBuf::from("reversi.db");
     let mut test_endpoints = false;
@@ -31,53 +58,51 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--addr" => {
-                let v = args.next().ok_or("--addr needs a value")?;
-                addr = v.parse().map_err(|e| format!("--addr {v}: {e}"))?;
+                let v = args.next().ok_or(ArgsError::Missing("--addr"))?;
+                addr = v.parse().map_err(|e| bad("--addr", &v, e))?;
             }
-            "--db" => db = PathBuf::from(args.next().ok_or("--db needs a path")?),
+            "--db" => db = PathBuf::from(args.next().ok_or(ArgsError::Missing("--db"))?),
             "--test-endpoints" => test_endpoints = true,
             "--snapshot-secs" => {
-                let v = args.next().ok_or("--snapshot-secs needs a value")?;
-                let secs: u64 = v.parse().map_err(|e| format!("--snapshot-secs {v}: {e}"))?;
+                let v = args.next().ok_or(ArgsError::Missing("--snapshot-secs"))?;
+                let secs: u64 = v.parse().map_err(|e| bad("--snapshot-secs", &v, e))?;
                 if !(1..=86_400).contains(&secs) {
-                    return Err(format!("--snapshot-secs {v}: from 1 to 86400"));
+                    return Err(bad("--snapshot-secs", &v, "from 1 to 86400"));
                 }
                 snapshot_secs = Some(secs);
             }
             "--redis" => {
-                let v = args.next().ok_or("--redis needs a URL")?;
+                let v = args.next().ok_or(ArgsError::Missing("--redis"))?;
                 if !(v.starts_with("redis://")
                     || v.starts_with("rediss://")
                     || v.starts_with("unix://"))
                 {
-                    return Err(format!("--redis {v}: a redis:// URL"));
+                    return Err(bad("--redis", &v, "a redis:// URL"));
                 }
                 redis = Some(v);
             }
             "--lease-ms" => {
-                let v = args.next().ok_or("--lease-ms needs a value")?;
-                let ms: u64 = v.parse().map_err(|e| format!("--lease-ms {v}: {e}"))?;
+                let v = args.next().ok_or(ArgsError::Missing("--lease-ms"))?;
+                let ms: u64 = v.parse().map_err(|e| bad("--lease-ms", &v, e))?;
                 if !(200..=600_000).contains(&ms) {
-                    return Err(format!("--lease-ms {v}: from 200 to 600000"));
+                    return Err(bad("--lease-ms", &v, "from 200 to 600000"));
                 }
                 lease_ms = Some(ms);
             }
             "--redis-prefix" => {
-                let v = args.next().ok_or("--redis-prefix needs a value")?;
+                let v = args.next().ok_or(ArgsError::Missing("--redis-prefix"))?;
                 if v.is_empty()
                     || v.len() > 64
                     || !v
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
                 {
-                    return Err(format!(
-                        "--redis-prefix {v:?}: 1 to 64 letters, digits, - or _"
-                    ));
+                    return Err(bad("--redis-prefix", &v, "1 to 64 letters, digits, - or _"));
                 }
                 prefix = Some(v);
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+            "-h" | "--help" => return Err(ArgsError::Help),
+            other => return Err(ArgsError::Unknown(other.to_owned())),
         }
     }
     let mut cfg = Config::new(db);
@@ -96,7 +121,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             }
             cfg.cluster = Some(c);
         }
-        (None, true) => return Err("--lease-ms and --redis-prefix go with --redis".into()),
+        (None, true) => return Err(ArgsError::WithoutRedis),
         (None, false) => {}
     }
     Ok(Args { addr, cfg })
@@ -105,6 +130,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
 fn main() {
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
+        Err(ArgsError::Help) => {
+            println!("{USAGE}");
+            return;
+        }
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(2);
@@ -139,4 +168,45 @@ fn main() {
         let _ = tokio::signal::ctrl_c().await;
         tracing::info!("stopping");
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, ArgsError> {
+        parse_args(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn each_wrong_command_line_gets_its_own_error() {
+        assert!(matches!(parse(&["--db"]), Err(ArgsError::Missing("--db"))));
+        assert!(matches!(
+            parse(&["--lease-ms", "5"]),
+            Err(ArgsError::Bad { flag: "--lease-ms", ref value, .. }) if value == "5"
+        ));
+        assert!(matches!(
+            parse(&["--redis", "http://x"]),
+            Err(ArgsError::Bad {
+                flag: "--redis",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse(&["--redis-prefix", "a b"]),
+            Err(ArgsError::Bad {
+                flag: "--redis-prefix",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse(&["--lease-ms", "1000"]),
+            Err(ArgsError::WithoutRedis)
+        ));
+        assert!(matches!(parse(&["--what"]), Err(ArgsError::Unknown(a)) if a == "--what"));
+        assert!(matches!(parse(&["--help"]), Err(ArgsError::Help)));
+        let ok = parse(&["--redis", "redis://127.0.0.1/", "--lease-ms", "1000"]).unwrap();
+        let cluster = ok.cfg.cluster.expect("a cluster member");
+        assert_eq!(cluster.lease, std::time::Duration::from_millis(1000));
+    }
 }

@@ -413,7 +413,7 @@ impl Online {
 
 /// Messages that wait for a commit before they go out.
 type Delivery = (
-    Option<oneshot::Receiver<Result<(), String>>>,
+    Option<oneshot::Receiver<Result<(), crate::db::WriteError>>>,
     Vec<(Out, Utf8Bytes)>,
 );
 

@@ -221,10 +221,15 @@ fn corrupt_room(db: &std::path::Path, id: &str, edit: impl FnOnce(&mut Value)) {
 
 async fn start_error(db: &std::path::Path) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    crate::Server::start(test_cfg(db.to_owned()), listener)
+    let err = crate::Server::start(test_cfg(db.to_owned()), listener)
         .await
         .err()
-        .expect("the start is refused")
+        .expect("the start is refused");
+    assert!(
+        matches!(&err, crate::StartError::Store { path, .. } if path == db),
+        "{err:?}"
+    );
+    err.to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -65,9 +65,54 @@ struct Args {
     strict: bool,
 }
 
+/// What was wrong with the command line.
+#[derive(Debug, thiserror::Error)]
+enum ArgsError {
+    #[error("{0} needs a value")]
+    Missing(String),
+    #[error("{flag} {value}: {why}")]
+    Bad {
+        flag: &'static str,
+        value: String,
+        why: String,
+    },
+    #[error("--same-node places an invite's joiner: it needs --invites\n{USAGE}")]
+    SameNodeWithoutInvites,
+    #[error("{0} is not a loopback address")]
+    NotLoopback(SocketAddr),
+    #[error("unknown argument {0:?}\n{USAGE}")]
+    Unknown(String),
+    #[error("{USAGE}")]
+    Help,
+}
+
+/// Why one client's game stopped before the end of the run.
+#[derive(Debug, thiserror::Error)]
+enum ClientError {
+    #[error("connect: {0}")]
+    Connect(tokio_tungstenite::tungstenite::Error),
+    #[error("send: {0}")]
+    Send(tokio_tungstenite::tungstenite::Error),
+    #[error("read: {0}")]
+    Read(tokio_tungstenite::tungstenite::Error),
+    #[error("the invite's creator failed")]
+    CreatorFailed,
+    #[error("no message for 60 s")]
+    Silent,
+    #[error("connection closed")]
+    Closed,
+    #[error("unreadable message {text:?}: {source}")]
+    Unreadable {
+        text: String,
+        source: serde_json::Error,
+    },
+    #[error("server error {code}: {message}")]
+    Refused { code: String, message: String },
+}
+
 const USAGE: &str = "usage: load [--addr 127.0.0.1:8080[,ADDR...]]... [--invites [--same-node]] [--games N] [--think-ms MS] [--seconds S] [--ramp CONNS_PER_S] [--server-pid PID] [--strict]";
 
-fn parse_args() -> Result<Args, String> {
+fn parse_args() -> Result<Args, ArgsError> {
     let mut a = Args {
         addrs: Vec::new(),
         invites: false,
@@ -81,41 +126,54 @@ fn parse_args() -> Result<Args, String> {
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        let mut val = || it.next().ok_or(format!("{flag} needs a value"));
+        let mut val = || it.next().ok_or_else(|| ArgsError::Missing(flag.clone()));
+        let bad = |flag: &'static str, value: &str, why: &dyn std::fmt::Display| ArgsError::Bad {
+            flag,
+            value: value.to_owned(),
+            why: why.to_string(),
+        };
         match flag.as_str() {
             "--addr" => {
                 for one in val()?.split(',').filter(|s| !s.is_empty()) {
                     a.addrs
-                        .push(one.parse().map_err(|e| format!("--addr {one}: {e}"))?);
+                        .push(one.parse().map_err(|e| bad("--addr", one, &e))?);
                 }
             }
             "--invites" => a.invites = true,
             "--same-node" => a.same_node = true,
-            "--games" => a.games = val()?.parse().map_err(|e| format!("--games: {e}"))?,
-            "--think-ms" => {
-                a.think =
-                    Duration::from_millis(val()?.parse().map_err(|e| format!("--think-ms: {e}"))?)
+            "--games" => {
+                let v = val()?;
+                a.games = v.parse().map_err(|e| bad("--games", &v, &e))?
             }
-            "--seconds" => a.seconds = val()?.parse().map_err(|e| format!("--seconds: {e}"))?,
-            "--ramp" => a.ramp_per_sec = val()?.parse().map_err(|e| format!("--ramp: {e}"))?,
+            "--think-ms" => {
+                let v = val()?;
+                a.think = Duration::from_millis(v.parse().map_err(|e| bad("--think-ms", &v, &e))?)
+            }
+            "--seconds" => {
+                let v = val()?;
+                a.seconds = v.parse().map_err(|e| bad("--seconds", &v, &e))?
+            }
+            "--ramp" => {
+                let v = val()?;
+                a.ramp_per_sec = v.parse().map_err(|e| bad("--ramp", &v, &e))?
+            }
             "--strict" => a.strict = true,
             "--server-pid" => {
-                a.server_pid = Some(val()?.parse().map_err(|e| format!("--server-pid: {e}"))?)
+                let v = val()?;
+                a.server_pid = Some(v.parse().map_err(|e| bad("--server-pid", &v, &e))?)
             }
-            "-h" | "--help" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+            "-h" | "--help" => return Err(ArgsError::Help),
+            other => return Err(ArgsError::Unknown(other.to_owned())),
         }
     }
     if a.same_node && !a.invites {
-        return Err(format!(
-            "--same-node places an invite's joiner: it needs --invites\n{USAGE}"
-        ));
+        return Err(ArgsError::SameNodeWithoutInvites);
     }
     if a.addrs.is_empty() {
         a.addrs.push("127.0.0.1:8080".parse().expect("an address"));
     }
     if let Some(bad) = a.addrs.iter().find(|x| !x.ip().is_loopback()) {
-        return Err(format!("{bad} is not a loopback address"));
+        return Err(ArgsError::NotLoopback(*bad));
     }
     Ok(a)
 }
@@ -155,11 +213,11 @@ struct Stats {
 }
 
 impl Stats {
-    fn error(&self, e: String) {
+    fn error(&self, e: ClientError) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         let mut s = self.error_samples.lock().unwrap();
         if s.len() < 10 {
-            s.push(e);
+            s.push(e.to_string());
         }
     }
 }
@@ -248,7 +306,7 @@ async fn play(
     inflight: &InFlight,
     pace: Pace,
     seed: u64,
-) -> Result<(), String> {
+) -> Result<(), ClientError> {
     let Pace {
         think,
         stop_at,
@@ -265,7 +323,7 @@ async fn play(
         false,
     )
     .await
-    .map_err(|e| format!("connect: {e}"))?;
+    .map_err(ClientError::Connect)?;
     let mut hand_over = None;
     let first = match pairing {
         Pairing::Queue => ClientMsg::Queue { rid: None },
@@ -277,15 +335,13 @@ async fn play(
             let left = stop_at.saturating_duration_since(Instant::now());
             let code = match tokio::time::timeout(left, rx).await {
                 Ok(Ok(code)) => code,
-                Ok(Err(_)) => return Err("the invite's creator failed".into()),
+                Ok(Err(_)) => return Err(ClientError::CreatorFailed),
                 Err(_) => return Ok(()),
             };
             ClientMsg::InviteJoin { rid: None, code }
         }
     };
-    ws.send(frame(&first))
-        .await
-        .map_err(|e| format!("send: {e}"))?;
+    ws.send(frame(&first)).await.map_err(ClientError::Send)?;
     let mut room = String::new();
     let mut color = None;
     let mut moved_at_version = 0u64;
@@ -296,18 +352,24 @@ async fn play(
         }
         let msg = match tokio::time::timeout(left.min(Duration::from_secs(60)), ws.next()).await {
             Err(_) if Instant::now() >= stop_at => return Ok(()),
-            Err(_) => return Err("no message for 60 s".into()),
-            Ok(None) => return Err("connection closed".into()),
-            Ok(Some(Err(e))) => return Err(format!("read: {e}")),
+            Err(_) => return Err(ClientError::Silent),
+            Ok(None) => return Err(ClientError::Closed),
+            Ok(Some(Err(e))) => return Err(ClientError::Read(e)),
             Ok(Some(Ok(m))) => m,
         };
         let Message::Text(text) = msg else { continue };
         if strict {
-            serde_json::from_str::<ServerMsg>(text.as_str())
-                .map_err(|e| format!("unreadable message {:?}: {e}", text.as_str()))?;
+            serde_json::from_str::<ServerMsg>(text.as_str()).map_err(|e| {
+                ClientError::Unreadable {
+                    text: text.as_str().to_owned(),
+                    source: e,
+                }
+            })?;
         }
-        let v: Lean = serde_json::from_str(text.as_str())
-            .map_err(|e| format!("unreadable message {:?}: {e}", text.as_str()))?;
+        let v: Lean = serde_json::from_str(text.as_str()).map_err(|e| ClientError::Unreadable {
+            text: text.as_str().to_owned(),
+            source: e,
+        })?;
         match v.tag.as_ref() {
             "invite" => {
                 if let Some(tx) = hand_over.take() {
@@ -368,7 +430,7 @@ async fn play(
                         version,
                     }))
                     .await
-                    .map_err(|e| format!("send: {e}"))?;
+                    .map_err(ClientError::Send)?;
                     if counted {
                         stats.moves.fetch_add(1, Ordering::Relaxed);
                         let mut first = stats.first_move.lock().unwrap();
@@ -378,11 +440,10 @@ async fn play(
                 }
             }
             "error" => {
-                return Err(format!(
-                    "server error {}: {}",
-                    v.code.unwrap_or_default(),
-                    v.message.unwrap_or_default()
-                ))
+                return Err(ClientError::Refused {
+                    code: v.code.unwrap_or_default(),
+                    message: v.message.unwrap_or_default(),
+                })
             }
             _ => {}
         }
@@ -400,6 +461,10 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 fn main() {
     let args = match parse_args() {
         Ok(a) => a,
+        Err(ArgsError::Help) => {
+            println!("{USAGE}");
+            return;
+        }
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(2);

@@ -11,6 +11,20 @@ use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, Client, FromRedisValue};
 use tokio::time::Instant;
 
+/// Why a request to Redis failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LinkError {
+    /// The connection dropped and the backoff has not yet allowed another attempt.
+    #[error("the connection to Redis is down; reconnecting")]
+    Down,
+    /// A new connection could not be opened.
+    #[error("cannot reconnect to Redis: {0}")]
+    Reconnect(Arc<redis::RedisError>),
+    /// Redis answered with an error, or the request failed on the way.
+    #[error("{0}")]
+    Redis(Arc<redis::RedisError>),
+}
+
 /// The first wait before another connection attempt, and the longest.
 pub(super) const BACKOFF_MIN: Duration = Duration::from_millis(100);
 pub(super) const BACKOFF_MAX: Duration = Duration::from_secs(5);
@@ -73,7 +87,7 @@ impl Link {
     }
 
     /// The connection, opened again if it was dropped and the backoff allows.
-    async fn con(&self) -> Result<MultiplexedConnection, String> {
+    async fn con(&self) -> Result<MultiplexedConnection, LinkError> {
         {
             let s = self.lock();
             if let Some(c) = &s.con {
@@ -81,7 +95,7 @@ impl Link {
             }
             if Instant::now() < s.retry_at {
                 self.down.store(true, Ordering::Relaxed);
-                return Err("the connection to Redis is down; reconnecting".to_owned());
+                return Err(LinkError::Down);
             }
         }
         match connect(&self.client).await {
@@ -97,13 +111,13 @@ impl Link {
                 let mut s = self.lock();
                 s.retry_at = Instant::now() + s.backoff;
                 s.backoff = next_backoff(s.backoff);
-                Err(format!("cannot reconnect to Redis: {e}"))
+                Err(LinkError::Reconnect(Arc::new(e)))
             }
         }
     }
 
     /// Lets the connection go when `e` says it is dead.
-    fn failed(&self, e: &redis::RedisError) -> String {
+    fn failed(&self, e: redis::RedisError) -> LinkError {
         if e.is_unrecoverable_error() || e.is_connection_dropped() {
             let mut s = self.lock();
             self.down.store(true, Ordering::Relaxed);
@@ -111,13 +125,13 @@ impl Link {
                 tracing::warn!(error = %e, "the connection to Redis dropped");
             }
         }
-        e.to_string()
+        LinkError::Redis(Arc::new(e))
     }
 
     /// Runs one command. A command that found the connection dropped is sent once more on a
     /// new connection (a connection that died under it, rather than before it, may have run it:
     /// the commands the nodes send are written to bear that).
-    pub(super) async fn query<T: FromRedisValue>(&self, c: &redis::Cmd) -> Result<T, String> {
+    pub(super) async fn query<T: FromRedisValue>(&self, c: &redis::Cmd) -> Result<T, LinkError> {
         let mut con = self.con().await?;
         match c.query_async(&mut con).await {
             Ok(v) => {
@@ -125,18 +139,21 @@ impl Link {
                 Ok(v)
             }
             Err(e) if e.is_connection_dropped() => {
-                self.failed(&e);
+                self.failed(e);
                 let mut con = self.con().await?;
-                let v = c.query_async(&mut con).await.map_err(|e| self.failed(&e))?;
+                let v = c.query_async(&mut con).await.map_err(|e| self.failed(e))?;
                 self.down.store(false, Ordering::Relaxed);
                 Ok(v)
             }
-            Err(e) => Err(self.failed(&e)),
+            Err(e) => Err(self.failed(e)),
         }
     }
 
     /// Runs a pipeline (sent once more on a new connection, as [`Link::query`]).
-    pub(super) async fn pipe<T: FromRedisValue>(&self, p: &redis::Pipeline) -> Result<T, String> {
+    pub(super) async fn pipe<T: FromRedisValue>(
+        &self,
+        p: &redis::Pipeline,
+    ) -> Result<T, LinkError> {
         let mut con = self.con().await?;
         match p.query_async(&mut con).await {
             Ok(v) => {
@@ -144,13 +161,13 @@ impl Link {
                 Ok(v)
             }
             Err(e) if e.is_connection_dropped() => {
-                self.failed(&e);
+                self.failed(e);
                 let mut con = self.con().await?;
-                let v = p.query_async(&mut con).await.map_err(|e| self.failed(&e))?;
+                let v = p.query_async(&mut con).await.map_err(|e| self.failed(e))?;
                 self.down.store(false, Ordering::Relaxed);
                 Ok(v)
             }
-            Err(e) => Err(self.failed(&e)),
+            Err(e) => Err(self.failed(e)),
         }
     }
 }

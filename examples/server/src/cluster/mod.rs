@@ -52,6 +52,36 @@ use tokio::sync::mpsc;
 use crate::hub::{Hub, Out};
 use crate::protocol::ClientMsg;
 
+/// Why a node could not join the cluster.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// The address given is not a Redis URL.
+    #[error("--redis {url}: {source}")]
+    Url {
+        /// The address given.
+        url: String,
+        /// What the Redis client said of it.
+        source: redis::RedisError,
+    },
+    /// Redis did not answer.
+    #[error("cannot reach Redis at {url}: {source}")]
+    Unreachable {
+        /// The address given.
+        url: String,
+        /// What the Redis client said.
+        source: redis::RedisError,
+    },
+    /// A step of joining (reading the generation, restoring, taking back rooms, the first
+    /// heartbeat) failed.
+    #[error("joining the cluster failed at {step}: {message}")]
+    Joining {
+        /// The step that failed.
+        step: &'static str,
+        /// Why.
+        message: String,
+    },
+}
+
 /// How a node joins a cluster.
 ///
 /// ```
@@ -122,8 +152,9 @@ impl Cluster {
     ///
     /// # Errors
     ///
-    /// When the URL is not a Redis URL or Redis cannot be reached (the message says which).
-    pub async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, String> {
+    /// [`ClusterError::Url`] when the URL is not a Redis URL, [`ClusterError::Unreachable`]
+    /// when Redis cannot be reached, [`ClusterError::Joining`] when a step of joining failed.
+    pub async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, ClusterError> {
         node::start(cfg, hub).await
     }
 

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use super::link::{next_backoff, Link, BACKOFF_MIN};
-use super::{scripts, Cluster, ClusterConfig, Input};
+use super::{scripts, Cluster, ClusterConfig, ClusterError, Input};
 use crate::db::{GameRecord, Reader, Write};
 use crate::finished;
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
@@ -292,14 +292,19 @@ const APPLIED_MAX: usize = 4096;
 
 type Res<T> = Result<T, Refusal>;
 
-fn store_err(e: &str) -> Refusal {
+fn store_err(e: impl std::fmt::Display) -> Refusal {
     Refusal::new("unavailable", format!("the cluster's store: {e}"))
 }
 
-pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, String> {
-    let client =
-        redis::Client::open(cfg.url.as_str()).map_err(|e| format!("--redis {}: {e}", cfg.url))?;
-    let fail = |e: redis::RedisError| format!("cannot reach Redis at {}: {e}", cfg.url);
+pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, ClusterError> {
+    let client = redis::Client::open(cfg.url.as_str()).map_err(|source| ClusterError::Url {
+        url: cfg.url.clone(),
+        source,
+    })?;
+    let fail = |source: redis::RedisError| ClusterError::Unreachable {
+        url: cfg.url.clone(),
+        source,
+    };
     let link = Link::open(client.clone()).await.map_err(fail)?;
     let io_link = Link::open(client.clone()).await.map_err(fail)?;
     let me = format!("n{:016x}", rand::rng().random::<u64>());
@@ -350,15 +355,30 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         applied_order: VecDeque::new(),
         unlocated: Vec::new(),
     };
-    let (gen, created) = node.generation().await.map_err(|e| e.message)?;
+    let failed = |step: &'static str| {
+        move |r: Refusal| ClusterError::Joining {
+            step,
+            message: r.message,
+        }
+    };
+    let (gen, created) = node
+        .generation()
+        .await
+        .map_err(failed("reading the generation"))?;
     node.gen = gen;
     if created {
         // An empty Redis (a new cluster, or one that lost its data while this node was down):
         // this node's tokens and day's games go back, and so do the rooms it owned.
-        node.restore().await.map_err(|e| e.message)?;
+        node.restore()
+            .await
+            .map_err(failed("putting back its data in an empty Redis"))?;
     }
-    node.adopt_own_rooms().await.map_err(|e| e.message)?;
-    node.heartbeat().await.map_err(|e| e.message)?;
+    node.adopt_own_rooms()
+        .await
+        .map_err(failed("taking back its rooms"))?;
+    node.heartbeat()
+        .await
+        .map_err(failed("its first heartbeat"))?;
     tracing::info!(node = %me, lease_ms, prefix = %cfg.prefix, "joined the cluster");
     tokio::spawn(node.run(rx, back_rx));
     Ok(Cluster {
