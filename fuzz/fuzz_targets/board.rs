@@ -1,0 +1,53 @@
+//! Board strings, square names, moves, colours and bitboard pictures: never a panic, a typed
+//! error that points at the input, and the printers' output parses back to the same value.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use reversi::core::{Bitboard, Color, Error, Move, Position, Square};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
+    match Position::from_board_string(s) {
+        Ok(p) => {
+            assert_eq!(p.black().0 & p.white().0, 0);
+            assert_eq!(p.to_board_string().parse::<Position>(), Ok(p));
+            let json = serde_json::to_string(&p).unwrap();
+            assert_eq!(serde_json::from_str::<Position>(&json).unwrap(), p);
+        }
+        Err(Error::BoardChar { index, found }) => {
+            // The offset counts characters of the input as given.
+            assert_eq!(s.chars().nth(index), Some(found), "{s:?}");
+        }
+        Err(Error::BoardLength(_) | Error::SideToMove(_) | Error::Overlap(_)) => {}
+        Err(e) => panic!("unexpected error {e:?} for a board string"),
+    }
+    match s.parse::<Square>() {
+        Ok(sq) => {
+            assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
+            assert_eq!(Square::from_index(sq.index()), Some(sq));
+        }
+        Err(e) => assert!(matches!(e, Error::SquareName(_)), "{e:?}"),
+    }
+    match s.parse::<Move>() {
+        Ok(m) => assert_eq!(m.to_string().parse::<Move>(), Ok(m)),
+        Err(e) => assert!(matches!(e, Error::MoveName(_)), "{e:?}"),
+    }
+    match s.parse::<Color>() {
+        Ok(c) => assert_eq!(c.to_string().parse::<Color>(), Ok(c)),
+        Err(e) => assert!(matches!(e, Error::ColorName(_)), "{e:?}"),
+    }
+    match Bitboard::from_picture(s) {
+        Ok(b) => {
+            let picture: String = (0..64)
+                .map(|i| if b.0 >> i & 1 == 1 { 'X' } else { '-' })
+                .collect();
+            assert_eq!(Bitboard::from_picture(&picture), Ok(b));
+        }
+        Err(Error::BoardChar { index, found }) => {
+            assert_eq!(s.chars().nth(index), Some(found), "{s:?}");
+        }
+        Err(e) => assert!(matches!(e, Error::BoardLength(_)), "{e:?}"),
+    }
+});
