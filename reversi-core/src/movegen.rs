@@ -4,9 +4,10 @@
 //! instead. They take the mover-relative pair of bitboards and never allocate.
 //!
 //! [`legal_moves`] and [`flips`] are the portable code. The [`MoveGen`] trait is the same two
-//! operations on a chosen kernel: [`Portable`] everywhere, and on x86-64 [`Avx2`] and [`Avx512`],
+//! operations on a chosen kernel: [`Portable`] everywhere, on x86-64 [`Avx2`] and [`Avx512`],
 //! whose values exist only once the CPU was found to have their features
-//! ([`Avx2::detect`], [`Avx512::detect`]). Code generic over `G: MoveGen` is compiled once per
+//! ([`Avx2::detect`], [`Avx512::detect`]), and on WebAssembly built with the `simd128` target
+//! feature [`Simd128`], chosen at build time ([`Simd128::detect`]). Code generic over `G: MoveGen` is compiled once per
 //! kernel; [`MoveGen::run`] runs a closure compiled with the kernel's CPU features, so that the
 //! kernel is inlined into a whole search and the CPU is checked once, at its entry.
 //!
@@ -29,6 +30,10 @@
 
 use core::fmt;
 
+/// The WebAssembly SIMD kernel's lane logic, tested natively on any target.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+mod simd128;
+
 mod sealed {
     /// Only this crate's kernels implement [`MoveGen`](super::MoveGen).
     pub trait Sealed {}
@@ -37,8 +42,9 @@ mod sealed {
 /// Move generation on one kernel: the squares where the mover can play and the discs a move
 /// flips, with the results of the portable [`legal_moves`] and [`flips`].
 ///
-/// Implemented by [`Portable`], [`Avx2`] and [`Avx512`] (sealed). A value of an x86 kernel
-/// type proves that the CPU has its features, so the methods are safe to call.
+/// Implemented by [`Portable`], [`Avx2`], [`Avx512`] and [`Simd128`] (sealed). A value of an
+/// x86 or WebAssembly kernel type proves that the CPU or the build has its features, so the
+/// methods are safe to call.
 ///
 /// # Examples
 ///
@@ -336,6 +342,95 @@ impl MoveGen for Avx512 {
     }
 }
 
+/// Proof that the module was built with WebAssembly's `simd128` target feature.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Built(());
+
+/// Proof that the module was built with WebAssembly's `simd128`: none on this target or build.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Built {}
+
+/// The WebAssembly SIMD kernel (`wasm32` built with `-C target-feature=+simd128`): three
+/// 128-bit vectors of the board and its vertical mirror cover six directions, and 64-bit code
+/// the horizontal two.
+///
+/// A value exists only in such a build ([`Simd128::detect`]); WebAssembly has no run-time
+/// feature detection, so the choice is made when the module is built (the web page's module
+/// is, by `scripts/build-wasm.sh`).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_core::movegen::{self, MoveGen, Simd128};
+/// if let Some(k) = Simd128::detect() {
+///     let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+///     assert_eq!(k.flips(p, o, 19), movegen::flips(p, o, 19));
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Simd128(pub(crate) Built);
+
+impl Simd128 {
+    /// The kernel, if this is WebAssembly built with `simd128` (always `None` elsewhere).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let k = reversi_core::movegen::Simd128::detect();
+    /// assert_eq!(k.is_some(), cfg!(all(target_arch = "wasm32", target_feature = "simd128")));
+    /// ```
+    #[must_use]
+    pub fn detect() -> Option<Simd128> {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return Some(Simd128(Built(())));
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        None
+    }
+}
+
+impl sealed::Sealed for Simd128 {}
+
+impl MoveGen for Simd128 {
+    const KERNEL: Kernel = Kernel::Simd128;
+
+    #[inline(always)]
+    fn legal_moves(self, p: u64, o: u64) -> u64 {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return simd128::wasm_moves(p, o);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        {
+            let _ = (p, o);
+            match self.0 {}
+        }
+    }
+
+    #[inline(always)]
+    fn flips(self, p: u64, o: u64, sq: u8) -> u64 {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return simd128::wasm_flips(p, o, sq);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        {
+            let _ = (p, o, sq);
+            match self.0 {}
+        }
+    }
+
+    #[inline(always)]
+    fn run<R, F: FnOnce(Self) -> R>(self, f: F) -> R {
+        // The feature is on for the whole build: nothing to enable.
+        f(self)
+    }
+}
+
+/// Perft's last two plies on the WebAssembly SIMD kernel, inlined (see `PerftGen::bulk2`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+pub(crate) fn simd128_bulk2(p: u64, o: u64, moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+    simd128::bulk2::<simd128::Wasm>(p, o, moves, no_move)
+}
+
 /// Which implementation of move generation a count or a search runs on (the names of the
 /// [`MoveGen`] types).
 ///
@@ -355,6 +450,8 @@ pub enum Kernel {
     Avx2,
     /// AVX-512 (x86-64), chosen at run time ([`Avx512`]).
     Avx512,
+    /// WebAssembly SIMD (`wasm32` with `simd128`), chosen at build time ([`Simd128`]).
+    Simd128,
 }
 
 impl Kernel {
@@ -370,7 +467,9 @@ impl Kernel {
     /// ```
     #[must_use]
     pub fn best() -> Kernel {
-        if Avx512::detect().is_some() {
+        if Simd128::detect().is_some() {
+            Kernel::Simd128
+        } else if Avx512::detect().is_some() {
             Kernel::Avx512
         } else if Avx2::detect().is_some() {
             Kernel::Avx2
@@ -392,6 +491,7 @@ impl Kernel {
             Kernel::Portable => true,
             Kernel::Avx2 => Avx2::detect().is_some(),
             Kernel::Avx512 => Avx512::detect().is_some(),
+            Kernel::Simd128 => Simd128::detect().is_some(),
         }
     }
 
@@ -405,13 +505,18 @@ impl Kernel {
     /// ```
     #[must_use]
     pub fn available() -> Vec<Kernel> {
-        [Kernel::Portable, Kernel::Avx2, Kernel::Avx512]
-            .into_iter()
-            .filter(|k| k.is_available())
-            .collect()
+        [
+            Kernel::Portable,
+            Kernel::Avx2,
+            Kernel::Avx512,
+            Kernel::Simd128,
+        ]
+        .into_iter()
+        .filter(|k| k.is_available())
+        .collect()
     }
 
-    /// Its name: `portable`, `avx2` or `avx512`.
+    /// Its name: `portable`, `avx2`, `avx512` or `simd128`.
     ///
     /// # Examples
     ///
@@ -424,6 +529,7 @@ impl Kernel {
             Kernel::Portable => "portable",
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
+            Kernel::Simd128 => "simd128",
         }
     }
 }
@@ -436,7 +542,7 @@ impl fmt::Display for Kernel {
 
 impl core::str::FromStr for Kernel {
     type Err = crate::ParseKernelError;
-    /// Parses `portable`, `avx2` or `avx512` (whether or not this CPU has it).
+    /// Parses `portable`, `avx2`, `avx512` or `simd128` (whether or not this CPU has it).
     ///
     /// # Errors
     ///
@@ -446,6 +552,7 @@ impl core::str::FromStr for Kernel {
             "portable" => Ok(Kernel::Portable),
             "avx2" => Ok(Kernel::Avx2),
             "avx512" | "avx-512" => Ok(Kernel::Avx512),
+            "simd128" => Ok(Kernel::Simd128),
             _ => Err(crate::ParseKernelError {
                 input: s.to_string(),
             }),

@@ -1,6 +1,6 @@
 //! Perft: counting the games of a given length, in the three conventions in public use.
 
-use crate::movegen::{Avx2, Avx512, MoveGen, Portable};
+use crate::movegen::{Avx2, Avx512, MoveGen, Portable, Simd128};
 use crate::{ParseConventionError, Position};
 use core::fmt;
 use core::str::FromStr;
@@ -159,6 +159,10 @@ pub(crate) fn count(
             Some(g) => on(g, p, o, depth, convention, hash),
             None => unavailable(),
         },
+        Kernel::Simd128 => match Simd128::detect() {
+            Some(g) => on(g, p, o, depth, convention, hash),
+            None => unavailable(),
+        },
     }
 }
 
@@ -205,6 +209,19 @@ trait PerftGen: MoveGen {
 
 impl PerftGen for Portable {}
 impl PerftGen for Avx2 {}
+
+impl PerftGen for Simd128 {
+    #[inline(always)]
+    fn bulk2(self, p: u64, o: u64, moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return crate::movegen::simd128_bulk2(p, o, moves, no_move);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        {
+            let _ = (p, o, moves, no_move);
+            match self.0 {}
+        }
+    }
+}
 
 impl PerftGen for Avx512 {
     #[inline(always)]
