@@ -393,9 +393,11 @@ fn last_ply<G: MoveGen>(
 /// stopped later, the moves searched so far.
 fn root(st: &mut State<'_>, p: u64, o: u64, depth: u32, order: &[u8]) -> Option<Vec<(u8, i32)>> {
     match SearchKernel::best() {
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         SearchKernel::Portable(g) => root_with(g, st, p, o, depth, order),
         SearchKernel::Avx2(g) => root_with(g, st, p, o, depth, order),
         SearchKernel::Avx512(g) => root_with(g, st, p, o, depth, order),
+        SearchKernel::Simd128(g) => root_with(g, st, p, o, depth, order),
     }
 }
 
@@ -595,9 +597,11 @@ pub(crate) fn mid_scores(
         let f = flips(p, o, u32::from(s));
         let (np, no) = (o ^ f, p ^ f ^ (1 << s));
         let v = match SearchKernel::best() {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
             SearchKernel::Portable(g) => -pvs(g, &mut st, np, no, depth - 1, -INF, INF),
             SearchKernel::Avx2(g) => -pvs(g, &mut st, np, no, depth - 1, -INF, INF),
             SearchKernel::Avx512(g) => -pvs(g, &mut st, np, no, depth - 1, -INF, INF),
+            SearchKernel::Simd128(g) => -pvs(g, &mut st, np, no, depth - 1, -INF, INF),
         };
         if st.aborted {
             *nodes = st.nodes;

@@ -8,7 +8,7 @@ use crate::eval;
 use crate::pattern::{self, Weights, UNITS_PER_DISC};
 use crate::time::Deadline;
 use crate::tt::{Slot, TransTable, NO_MOVE};
-use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable};
+use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable, Simd128};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub(crate) const INF: i32 = 30000;
@@ -122,16 +122,29 @@ pub(crate) struct Search<'a> {
 }
 
 /// A move generation kernel that this CPU has (the value proves it), as the search runs it.
+///
+/// WebAssembly built with `simd128` has no portable variant: its SIMD kernel is compiled in, and
+/// leaving the portable one out keeps a single copy of the search in the module (its size is
+/// bounded).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code, reason = "no x86 kernel is ever made there")
+)]
 pub(crate) enum SearchKernel {
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     Portable(Portable),
     Avx2(Avx2),
     Avx512(Avx512),
+    Simd128(Simd128),
 }
 
 impl SearchKernel {
     /// The fastest kernel of this CPU for the search.
     pub(crate) fn best() -> SearchKernel {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return SearchKernel::Simd128(Simd128::detect().expect("built with simd128"));
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         if let Some(g) = Avx512::detect() {
             SearchKernel::Avx512(g)
         } else if let Some(g) = Avx2::detect() {
@@ -147,6 +160,7 @@ impl SearchKernel {
         let mut v = vec![SearchKernel::Portable(Portable)];
         v.extend(Avx2::detect().map(SearchKernel::Avx2));
         v.extend(Avx512::detect().map(SearchKernel::Avx512));
+        v.extend(Simd128::detect().map(SearchKernel::Simd128));
         v
     }
 }
@@ -247,18 +261,22 @@ impl<'a> Search<'a> {
         all_exact: bool,
     ) -> Option<Vec<(u8, i32)>> {
         match self.kernel {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
             SearchKernel::Portable(g) => mid_root(g, self, p, o, depth, order, all_exact),
             SearchKernel::Avx2(g) => mid_root(g, self, p, o, depth, order, all_exact),
             SearchKernel::Avx512(g) => mid_root(g, self, p, o, depth, order, all_exact),
+            SearchKernel::Simd128(g) => mid_root(g, self, p, o, depth, order, all_exact),
         }
     }
 
     /// Exact score of a position by any number of empties.
     pub fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         match self.kernel {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
             SearchKernel::Portable(g) => exact(g, self, p, o, alpha, beta),
             SearchKernel::Avx2(g) => exact(g, self, p, o, alpha, beta),
             SearchKernel::Avx512(g) => exact(g, self, p, o, alpha, beta),
+            SearchKernel::Simd128(g) => exact(g, self, p, o, alpha, beta),
         }
     }
 
@@ -266,9 +284,11 @@ impl<'a> Search<'a> {
     /// pass or finished game).
     pub fn end_root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
         match self.kernel {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
             SearchKernel::Portable(g) => end_root(g, self, p, o, alpha, beta),
             SearchKernel::Avx2(g) => end_root(g, self, p, o, alpha, beta),
             SearchKernel::Avx512(g) => end_root(g, self, p, o, alpha, beta),
+            SearchKernel::Simd128(g) => end_root(g, self, p, o, alpha, beta),
         }
     }
 }
@@ -403,6 +423,35 @@ impl SearchGen for Portable {
             b: u32,
         ) -> i32 {
             routine::<Portable, R>(g, sr, p, o, alpha, beta, a, b)
+        }
+        entry::<R>(self, sr, p, o, alpha, beta, a, b)
+    }
+}
+
+impl SearchGen for Simd128 {
+    #[inline(always)]
+    fn call<const R: u8>(
+        self,
+        sr: &mut Search<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: u32,
+        b: u32,
+    ) -> i32 {
+        #[allow(clippy::too_many_arguments)]
+        fn entry<const R: u8>(
+            g: Simd128,
+            sr: &mut Search<'_>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            a: u32,
+            b: u32,
+        ) -> i32 {
+            routine::<Simd128, R>(g, sr, p, o, alpha, beta, a, b)
         }
         entry::<R>(self, sr, p, o, alpha, beta, a, b)
     }

@@ -150,3 +150,32 @@ fn hard_thinks_in_the_module_with_the_pages_clock() {
     assert_eq!(s["to_move"], "white");
     assert_eq!(answers[1]["think"], false);
 }
+
+/// The module's perft (its move generation kernel: WebAssembly SIMD in the page's build) against
+/// the counts of every random position of reversi-core's test data, to depth 6 (OEIS convention,
+/// as the module counts), passes and finished games among them.
+#[test]
+fn wasm_perft_agrees_with_the_random_positions_data() {
+    let data = include_str!("../../../reversi-core/tests/data/random.perft");
+    let mut requests = Vec::new();
+    let mut want = Vec::new();
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (board, counts) = line.split_once('\t').unwrap();
+        let counts: Vec<u64> = counts.split(' ').map(|c| c.parse().unwrap()).collect();
+        // Every position at depth 6, and a spread of depths, so that each ply is the last.
+        let depth = 6 - requests.len() % 6;
+        requests.push(json!({"type": "perft", "depth": depth, "board": board}));
+        want.push(counts[depth - 1]);
+        requests.push(json!({"type": "perft", "depth": 6, "board": board}));
+        want.push(counts[5]);
+    }
+    assert!(requests.len() > 5000);
+    let answers = run_in_node(&requests);
+    assert_eq!(answers.len(), requests.len());
+    for ((a, w), r) in answers.iter().zip(&want).zip(&requests) {
+        assert_eq!(a["count"], *w, "{r} answered {a}");
+    }
+}
