@@ -31,6 +31,10 @@ pub(crate) trait Lanes: Copy {
     fn or(self, b: Self) -> Self;
     /// Lane-wise `self << D`.
     fn shl<const D: u32>(self) -> Self;
+    /// Lane-wise `self >> D`.
+    fn shr<const D: u32>(self) -> Self;
+    /// The two lanes.
+    fn lanes(self) -> (u64, u64);
     /// Lane-wise `self` where that lane of `t` is not zero, else 0.
     fn keep_if_nonzero(self, t: Self) -> Self;
     /// `lane0 | lane1.swap_bytes()`: both lanes back in the board's own orientation.
@@ -51,6 +55,7 @@ fn moves_up<V: Lanes, const D: u32, const D2: u32>(p: V, mo: V) -> V {
 
 /// The discs flipped along `+D` in each lane by the move `x`: the run of inner opponent discs
 /// `mo` next to it, kept when a disc of `p` closes it.
+#[cfg(test)]
 #[inline(always)]
 fn flips_up<V: Lanes, const D: u32, const D2: u32>(p: V, mo: V, x: V) -> V {
     let mut f = mo.and(x.shl::<D>());
@@ -155,6 +160,34 @@ pub(crate) fn flips<V: Lanes>(p: u64, o: u64, sq: u8) -> u64 {
     f.fold() | fr | fl
 }
 
+/// The moves along `+D` and `-D` of two positions, one per lane (`mo`: inner opponent discs).
+#[inline(always)]
+fn moves_pair<V: Lanes, const D: u32, const D2: u32>(p: V, mo: V) -> V {
+    let mut l = mo.and(p.shl::<D>());
+    let mut r = mo.and(p.shr::<D>());
+    l = l.or(mo.and(l.shl::<D>()));
+    r = r.or(mo.and(r.shr::<D>()));
+    let pre = mo.and(mo.shl::<D>());
+    let pre_r = pre.shr::<D>();
+    l = l.or(pre.and(l.shl::<D2>()));
+    r = r.or(pre_r.and(r.shr::<D2>()));
+    l = l.or(pre.and(l.shl::<D2>()));
+    r = r.or(pre_r.and(r.shr::<D2>()));
+    l.shl::<D>().or(r.shr::<D>())
+}
+
+/// The legal moves of two positions, one per lane: no mirror, all eight directions by shifts
+/// both ways.
+#[inline(always)]
+pub(crate) fn moves2<V: Lanes>(p: V, o: V) -> V {
+    let od = o.and(V::splat(INNER));
+    moves_pair::<V, 1, 2>(p, o.and(V::splat(INNER_COLS)))
+        .or(moves_pair::<V, 8, 16>(p, o.and(V::splat(INNER_ROWS))))
+        .or(moves_pair::<V, 7, 14>(p, od))
+        .or(moves_pair::<V, 9, 18>(p, od))
+        .and_not(p.or(o))
+}
+
 /// Perft's leaves two plies below `(p, o)`, whose moves `moves` are not empty (as the
 /// default `PerftGen::bulk2`), with this kernel inlined: the search calls the kernel out of line
 /// to keep the module small, the last plies of perft are where the time goes.
@@ -165,19 +198,34 @@ pub(crate) fn bulk2<V: Lanes>(
     mut moves: u64,
     no_move: impl Fn(u64, u64) -> u64,
 ) -> u64 {
-    let mut n = 0;
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as u8;
-        let x = moves & moves.wrapping_neg();
-        moves ^= x;
-        let f = flips::<V>(p, o, sq);
-        let (cp, co) = (o ^ f, p ^ f ^ x);
-        let m = self::moves::<V>(cp, co);
-        n += if m != 0 {
+    let child = |moves: &mut u64| {
+        let x = *moves & moves.wrapping_neg();
+        *moves ^= x;
+        let f = flips::<V>(p, o, x.trailing_zeros() as u8);
+        (o ^ f, p ^ f ^ x)
+    };
+    let count = |m: u64, cp: u64, co: u64| {
+        if m != 0 {
             u64::from(m.count_ones())
         } else {
             no_move(cp, co)
+        }
+    };
+    let mut n = 0;
+    // Two children at a time, their mobility in one pair of lanes; an odd last child has an
+    // empty board beside it (every child has discs).
+    while moves != 0 {
+        let (p0, o0) = child(&mut moves);
+        let (p1, o1) = if moves != 0 {
+            child(&mut moves)
+        } else {
+            (0, 0)
         };
+        let (m0, m1) = moves2(V::new(p0, p1), V::new(o0, o1)).lanes();
+        n += count(m0, p0, o0);
+        if p1 | o1 != 0 {
+            n += count(m1, p1, o1);
+        }
     }
     n
 }
@@ -218,6 +266,12 @@ impl Lanes for Emulated {
     }
     fn shl<const D: u32>(self) -> Self {
         Emulated([self.0[0] << D, self.0[1] << D])
+    }
+    fn shr<const D: u32>(self) -> Self {
+        Emulated([self.0[0] >> D, self.0[1] >> D])
+    }
+    fn lanes(self) -> (u64, u64) {
+        (self.0[0], self.0[1])
     }
     fn keep_if_nonzero(self, t: Self) -> Self {
         let k = |v: u64, t: u64| if t != 0 { v } else { 0 };
@@ -308,6 +362,18 @@ impl Lanes for Wasm {
         Wasm(core::arch::wasm32::i64x2_shl(self.0, D))
     }
     #[inline(always)]
+    fn shr<const D: u32>(self) -> Self {
+        Wasm(core::arch::wasm32::u64x2_shr(self.0, D))
+    }
+    #[inline(always)]
+    fn lanes(self) -> (u64, u64) {
+        use core::arch::wasm32::*;
+        (
+            u64x2_extract_lane::<0>(self.0),
+            u64x2_extract_lane::<1>(self.0),
+        )
+    }
+    #[inline(always)]
     fn keep_if_nonzero(self, t: Self) -> Self {
         use core::arch::wasm32::*;
         // `andnot(a, b)` is `a & !b`.
@@ -324,7 +390,7 @@ impl Lanes for Wasm {
 
 #[cfg(test)]
 mod tests {
-    use super::{bulk2, flips, flips_by_fills, moves, Emulated};
+    use super::{bulk2, flips, flips_by_fills, moves, moves2, Emulated, Lanes};
     use crate::movegen as portable;
 
     /// The positions of the test data (`tests/data/random.perft`) and their children.
@@ -367,6 +433,9 @@ mod tests {
                 portable::legal_moves(p, o),
                 "{p:x} {o:x}"
             );
+            let both = moves2(Emulated::new(p, o), Emulated::new(o, p)).lanes();
+            let want = (portable::legal_moves(p, o), portable::legal_moves(o, p));
+            assert_eq!(both, want, "{p:x} {o:x}");
             let mut empty = !(p | o);
             while empty != 0 {
                 let sq = empty.trailing_zeros() as u8;
