@@ -3,7 +3,8 @@
 //!
 //! `legal_moves`, `flips` and `play` on a fixed set of midgame positions, and perft(8) from the
 //! start and from four of those positions, each on the portable code and on the AVX2 and AVX-512
-//! kernels when the CPU has them.
+//! kernels when the CPU has them; a kernel this CPU lacks is skipped with a line saying so (the
+//! WebAssembly kernel, `simd128`, runs only in the page's module: `scripts/build-wasm.sh`).
 
 use criterion::measurement::WallTime;
 use criterion::{
@@ -109,7 +110,17 @@ fn movegen_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// Prints a line for each kernel that this CPU cannot run, once.
+fn report_skipped() {
+    for kernel in [Kernel::Avx2, Kernel::Avx512, Kernel::Simd128] {
+        if !kernel.is_available() {
+            println!("perft bench: kernel {kernel} skipped: not available on this CPU or target");
+        }
+    }
+}
+
 fn perft_benches(c: &mut Criterion) {
+    report_skipped();
     let start = Position::initial();
     // Four of the midgame positions: perft(8) of these is 71 M to 928 M leaves, 1.44 G in all.
     let mids = &midgame_positions()[..4];

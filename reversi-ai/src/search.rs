@@ -142,8 +142,11 @@ pub(crate) enum SearchKernel {
 impl SearchKernel {
     /// The fastest kernel of this CPU for the search.
     pub(crate) fn best() -> SearchKernel {
+        if let Some(g) = Simd128::detect() {
+            return SearchKernel::Simd128(g);
+        }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return SearchKernel::Simd128(Simd128::detect().expect("built with simd128"));
+        unreachable!("a simd128 build has the SIMD kernel");
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         if let Some(g) = Avx512::detect() {
             SearchKernel::Avx512(g)

@@ -59,9 +59,9 @@ impl FromStr for Convention {
 
 /// The number of leaves `depth` plies below `pos` under `convention` (1 at depth 0).
 ///
-/// One thread, no hash table, on the fastest kernel of this CPU ([`Kernel::best`], AVX-512 or
-/// AVX2 on x86-64 CPUs that have them), chosen at run time. See [`perft_with`] for threads,
-/// progress and a transposition table.
+/// One thread, no hash table, on the fastest kernel of this CPU ([`Kernel::best`]: AVX-512 or
+/// AVX2 on x86-64 CPUs that have them, chosen at run time; WebAssembly SIMD in a `simd128`
+/// build). See [`perft_with`] for threads, progress and a transposition table.
 ///
 /// # Examples
 ///
