@@ -324,7 +324,7 @@ pub struct TableSizeError {
     pub mib: usize,
 }
 
-/// A move generation kernel name that is not `portable`, `avx2` or `avx512`.
+/// A move generation kernel name that is not `portable`, `avx2`, `avx512` or `simd128`.
 ///
 /// # Examples
 ///
@@ -335,7 +335,7 @@ pub struct TableSizeError {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
-#[error("{input:?} is not a kernel (expected portable, avx2 or avx512)")]
+#[error("{input:?} is not a kernel (expected portable, avx2, avx512 or simd128)")]
 pub struct ParseKernelError {
     /// The input as written.
     pub input: String,
