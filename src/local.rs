@@ -174,6 +174,7 @@ impl Settings {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum EndReason {
     /// Neither side can move: the discs decide.
     Board,
@@ -207,11 +208,12 @@ impl EndReason {
 /// use reversi::local::{EndReason, MatchResult};
 /// use reversi::clock::Millis;
 /// use reversi::core::Color;
-/// let r = MatchResult { winner: Some(Color::White), reason: EndReason::Resignation, at: Millis(5) };
+/// let r = MatchResult::new(Some(Color::White), EndReason::Resignation, Millis(5));
 /// assert_eq!(r.winner, Some(Color::White));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct MatchResult {
     /// The winner, `None` for a draw.
     pub winner: Option<Color>,
@@ -219,6 +221,22 @@ pub struct MatchResult {
     pub reason: EndReason,
     /// When it ended (wall-clock milliseconds).
     pub at: Millis,
+}
+
+impl MatchResult {
+    /// A result (for frontends that restore or test results; a match makes its own).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi::local::{EndReason, MatchResult};
+    /// use reversi::clock::Millis;
+    /// let r = MatchResult::new(None, EndReason::Resignation, Millis(8));
+    /// assert_eq!((r.winner, r.at), (None, Millis(8)));
+    /// ```
+    pub fn new(winner: Option<Color>, reason: EndReason, at: Millis) -> MatchResult {
+        MatchResult { winner, reason, at }
+    }
 }
 
 /// Why a call to a [`LocalMatch`] was refused; the match is unchanged.

@@ -43,6 +43,7 @@ pub struct Count {
 /// assert!(v.legal.iter().all(|m| m.flips.len() == 1));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LegalMove {
     /// Where to play.
     pub square: Square,
@@ -61,6 +62,7 @@ pub struct LegalMove {
 /// assert_eq!((last.color, last.square, last.flips), (Color::Black, Square::F5, vec![Square::E5]));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Placement {
     /// Who played.
     pub color: Color,
@@ -80,6 +82,7 @@ pub struct Placement {
 /// assert_eq!(serde_json::to_string(&v.history[1]).unwrap(), r#"{"color":"white","move":"d6"}"#);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct HistoryPly {
     /// Who moved.
     pub color: Color,
@@ -94,6 +97,7 @@ pub struct HistoryPly {
 ///
 /// See the [module](self).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct BoardView {
     /// 64 characters, `a1` first: `X` black, `O` white, `-` empty.
     pub board: String,
@@ -199,6 +203,7 @@ impl BoardView {
 /// assert_eq!((v.black_ms, v.running, v.server_time), (Some(28_000), Some(Color::Black), 3_000));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ClockView {
     /// The time control.
     pub control: TimeControl,

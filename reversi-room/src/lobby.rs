@@ -139,6 +139,7 @@ impl LobbySettings {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "activity", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Activity {
     /// Nothing.
     Idle,
@@ -169,6 +170,7 @@ pub enum Activity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "outcome", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum QueueOutcome {
     /// No one was waiting: the guest waits until `until`.
     Waiting {
@@ -189,16 +191,35 @@ pub enum QueueOutcome {
 /// ```
 /// use reversi_clock::Millis;
 /// use reversi_room::{LobbyEvent, LobbyEventKind, PlayerId};
-/// let e: LobbyEvent<u32> = LobbyEvent { at: Millis(1), kind: LobbyEventKind::GuestJoined { player: PlayerId(1) } };
+/// let e: LobbyEvent<u32> = LobbyEvent::new(Millis(1), LobbyEventKind::GuestJoined { player: PlayerId(1) });
 /// assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"at":1,"kind":{"type":"guest_joined","player":1}}"#);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[non_exhaustive]
 pub struct LobbyEvent<A> {
     /// When it happened.
     pub at: Millis,
     /// What happened.
     pub kind: LobbyEventKind<A>,
+}
+
+impl<A> LobbyEvent<A> {
+    /// An event of kind `kind` at `at` (for hosts that replay or test events; the lobby makes
+    /// its own).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Millis;
+    /// use reversi_room::{LobbyEvent, LobbyEventKind, PlayerId};
+    /// let e: LobbyEvent<u32> = LobbyEvent::new(Millis(7), LobbyEventKind::GuestJoined { player: PlayerId(3) });
+    /// assert_eq!(e.at, Millis(7));
+    /// assert!(matches!(e.kind, LobbyEventKind::GuestJoined { player: PlayerId(3) }));
+    /// ```
+    pub fn new(at: Millis, kind: LobbyEventKind<A>) -> LobbyEvent<A> {
+        LobbyEvent { at, kind }
+    }
 }
 
 /// The kinds of [`LobbyEvent`].

@@ -245,6 +245,7 @@ impl Occupant {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[non_exhaustive]
 pub struct Member {
     /// When the person disconnected, if they are disconnected.
     disconnected_at: Option<Millis>,
@@ -350,11 +351,12 @@ impl std::fmt::Display for EndReason {
 /// ```
 /// use reversi_clock::Millis;
 /// use reversi_room::{EndReason, GameResult, SeatOutcome};
-/// let r = GameResult { game: 1, outcome: SeatOutcome::NoResult, reason: EndReason::EndedByHost, at: Millis(5) };
+/// let r = GameResult::new(1, SeatOutcome::NoResult, EndReason::EndedByHost, Millis(5));
 /// assert_eq!(r.outcome.winner(), None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[non_exhaustive]
 pub struct GameResult {
     /// The game's number in the room, from 1.
     pub game: u64,
@@ -364,6 +366,28 @@ pub struct GameResult {
     pub reason: EndReason,
     /// When it ended (for a deadline, the deadline itself).
     pub at: Millis,
+}
+
+impl GameResult {
+    /// The result of game number `game` (for hosts that replay or test results; a room makes
+    /// its own).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Millis;
+    /// use reversi_room::{EndReason, GameResult, SeatOutcome};
+    /// let r = GameResult::new(2, SeatOutcome::NoResult, EndReason::EndedByHost, Millis(9));
+    /// assert_eq!((r.game, r.at), (2, Millis(9)));
+    /// ```
+    pub fn new(game: u64, outcome: SeatOutcome, reason: EndReason, at: Millis) -> GameResult {
+        GameResult {
+            game,
+            outcome,
+            reason,
+            at,
+        }
+    }
 }
 
 /// What paused a game.
@@ -377,6 +401,7 @@ pub struct GameResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum PauseCause {
     /// The host paused (or resumed).
     Host,
@@ -556,6 +581,7 @@ pub enum EventKind<A> {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[non_exhaustive]
 pub struct Event<A> {
     /// When it happened (for a deadline, the deadline itself).
     pub at: Millis,
@@ -634,6 +660,7 @@ pub enum RoomCommand<A> {
 /// See [`Room::bot_to_act`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[non_exhaustive]
 pub struct BotTurn {
     /// The bot's seat.
     pub seat: usize,
