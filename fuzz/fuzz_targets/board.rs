@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use reversi::core::{Bitboard, Color, Error, Move, Position, Square};
+use reversi::core::{Bitboard, Color, Move, ParseBoardError, ParseSquareError, Position, Square};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(s) = std::str::from_utf8(data) else {
@@ -16,11 +16,11 @@ fuzz_target!(|data: &[u8]| {
             let json = serde_json::to_string(&p).unwrap();
             assert_eq!(serde_json::from_str::<Position>(&json).unwrap(), p);
         }
-        Err(Error::BoardChar { index, found }) => {
+        Err(ParseBoardError::Char { index, found }) => {
             // The offset counts characters of the input as given.
             assert_eq!(s.chars().nth(index), Some(found), "{s:?}");
         }
-        Err(Error::BoardLength(_) | Error::SideToMove(_) | Error::Overlap(_)) => {}
+        Err(ParseBoardError::Length(_) | ParseBoardError::SideToMove(_)) => {}
         Err(e) => panic!("unexpected error {e:?} for a board string"),
     }
     match s.parse::<Square>() {
@@ -28,15 +28,18 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
             assert_eq!(Square::from_index(sq.index()), Some(sq));
         }
-        Err(e) => assert!(matches!(e, Error::SquareName(_)), "{e:?}"),
+        Err(e) => assert!(
+            matches!(e, ParseSquareError::Name(ref n) if n == s),
+            "{e:?}"
+        ),
     }
     match s.parse::<Move>() {
         Ok(m) => assert_eq!(m.to_string().parse::<Move>(), Ok(m)),
-        Err(e) => assert!(matches!(e, Error::MoveName(_)), "{e:?}"),
+        Err(e) => assert_eq!(e.input, s, "{e:?}"),
     }
     match s.parse::<Color>() {
         Ok(c) => assert_eq!(c.to_string().parse::<Color>(), Ok(c)),
-        Err(e) => assert!(matches!(e, Error::ColorName(_)), "{e:?}"),
+        Err(e) => assert_eq!(e.input, s, "{e:?}"),
     }
     match Bitboard::from_picture(s) {
         Ok(b) => {
@@ -45,9 +48,9 @@ fuzz_target!(|data: &[u8]| {
                 .collect();
             assert_eq!(Bitboard::from_picture(&picture), Ok(b));
         }
-        Err(Error::BoardChar { index, found }) => {
+        Err(ParseBoardError::Char { index, found }) => {
             assert_eq!(s.chars().nth(index), Some(found), "{s:?}");
         }
-        Err(e) => assert!(matches!(e, Error::BoardLength(_)), "{e:?}"),
+        Err(e) => assert!(matches!(e, ParseBoardError::Length(_)), "{e:?}"),
     }
 });

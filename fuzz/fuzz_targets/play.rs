@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use reversi::core::movegen;
 use reversi::core::perft::{perft_raw, Convention, Kernel};
-use reversi::core::{Color, Error, Game, Move, Outcome, Position, Square, Symmetry};
+use reversi::core::{Color, Game, Move, Outcome, PlayError, Position, Square, Symmetry, UndoError};
 use reversi_fuzz::{check_game, Bytes};
 
 fn check_square(pos: &Position, sq: Square) {
@@ -70,7 +70,7 @@ fn check_position(pos: &Position, deep: bool) {
             std::cmp::Ordering::Equal => Outcome::Draw,
         };
         assert_eq!(o, expected);
-        assert_eq!(pos.play(Move::Pass), Err(Error::GameOver));
+        assert_eq!(pos.play(Move::Pass), Err(PlayError::GameOver));
     }
     // The legal moves every time, every square at a deep check.
     for sq in legal.iter() {
@@ -148,7 +148,7 @@ fuzz_target!(|data: &[u8]| {
                         assert_eq!(game, before, "undo did not restore the game");
                     }
                     None => {
-                        assert_eq!(r, Err(Error::NothingToUndo));
+                        assert_eq!(r, Err(UndoError::NothingToUndo));
                         assert_eq!(game, Game::new());
                     }
                 }
@@ -168,7 +168,7 @@ fuzz_target!(|data: &[u8]| {
                         assert_eq!(r, Ok(plies - before.plies().len()));
                         assert_eq!(game, before, "undo_turn did not restore the game");
                     }
-                    None => assert_eq!(r, Err(Error::NothingToUndo)),
+                    None => assert_eq!(r, Err(UndoError::NoPlacementBy(color))),
                 }
             }
             _ => {
