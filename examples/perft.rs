@@ -20,7 +20,7 @@ fn usage() -> ExitCode {
          [--depth-only] [--kernel K]\n  \
          --threads N   worker threads (default 1)\n  \
          --hash        a transposition table keyed on the position up to symmetry\n  \
-         --hash-mb MB  its size in MiB (implies --hash; default {} here)\n  \
+         --hash-mb MB  its size in MiB (implies --hash; default: what DEPTH needs, at most {} here)\n  \
          --depth-only  print only DEPTH, not 1..DEPTH\n  \
          --kernel K    portable, avx2 or avx512 (default: the best this CPU has, {:?})",
         PerftHash::default_mb(),
@@ -33,6 +33,7 @@ fn main() -> ExitCode {
     let mut depth = None;
     let mut mode = Convention::Oeis;
     let mut threads = 1usize;
+    let mut hash = false;
     let mut hash_mb = None;
     let mut depth_only = false;
     let mut kernel = Kernel::best();
@@ -54,9 +55,7 @@ fn main() -> ExitCode {
                     return usage();
                 }
             },
-            "--hash" => {
-                hash_mb.get_or_insert_with(PerftHash::default_mb);
-            }
+            "--hash" => hash = true,
             "--hash-mb" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
                 Some(n) if n >= 1 => hash_mb = Some(n),
                 _ => {
@@ -86,6 +85,9 @@ fn main() -> ExitCode {
     if !kernel.is_available() {
         eprintln!("perft: this CPU cannot run the {kernel:?} kernel");
         return ExitCode::from(2);
+    }
+    if hash {
+        hash_mb.get_or_insert_with(|| PerftHash::mb_for_depth(depth));
     }
     let hash = match hash_mb.map(PerftHash::try_new).transpose() {
         Ok(h) => h,

@@ -747,13 +747,28 @@ pub(crate) mod avx2 {
         _mm_cvtsi128_si64(x) as u64
     }
 
+    /// Every lane of `v` set to the OR of its four lanes, without leaving the vector unit.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn or_all(v: __m256i) -> __m256i {
+        let v = _mm256_or_si256(v, _mm256_permute4x64_epi64::<0x4E>(v));
+        _mm256_or_si256(v, _mm256_shuffle_epi32::<0x4E>(v))
+    }
+
     /// Legal moves, four directions per vector (the Kogge-Stone doubling fill of the portable
     /// version, with `+d` and `-d` in two vectors).
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     pub(crate) fn moves(p: u64, o: u64) -> u64 {
-        let pp = _mm256_set1_epi64x(p as i64);
-        let mo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), inner());
+        moves_v(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64)) & !(p | o)
+    }
+
+    /// The squares next to a line of `o` that ends in `p` (the legal moves before the empty
+    /// squares are kept), for `p` and `o` broadcast to all four lanes.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn moves_v(pp: __m256i, oo: __m256i) -> u64 {
+        let mo = _mm256_and_si256(oo, inner());
         let s1 = shifts(1);
         let s2 = shifts(2);
         let mut l = _mm256_and_si256(mo, _mm256_sllv_epi64(pp, s1));
@@ -767,7 +782,7 @@ pub(crate) mod avx2 {
         l = _mm256_or_si256(l, _mm256_and_si256(pre_l, _mm256_sllv_epi64(l, s2)));
         r = _mm256_or_si256(r, _mm256_and_si256(pre_r, _mm256_srlv_epi64(r, s2)));
         let m = _mm256_or_si256(_mm256_sllv_epi64(l, s1), _mm256_srlv_epi64(r, s1));
-        or_lanes(m) & !(p | o)
+        or_lanes(m)
     }
 
     /// Flips, four directions per vector. Towards higher bits the outflank is the lowest
@@ -776,9 +791,17 @@ pub(crate) mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     pub(crate) fn flip(p: u64, o: u64, sq: u8) -> u64 {
-        let sq = usize::from(sq & 63);
         let pp = _mm256_set1_epi64x(p as i64);
         let mo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), inner());
+        _mm_cvtsi128_si64(_mm256_castsi256_si128(flip_v(pp, mo, sq))) as u64
+    }
+
+    /// [`flip`] with the mover `pp` broadcast and the inner opponent discs `mo` per direction,
+    /// the flips returned in every lane.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn flip_v(pp: __m256i, mo: __m256i, sq: u8) -> __m256i {
+        let sq = usize::from(sq & 63);
         let zero = _mm256_setzero_si256();
         // SAFETY: `Rays` is 32 bytes aligned to 32, and `sq` is in bounds.
         let up = unsafe { _mm256_load_si256(super::RAYS_UP[sq].0.as_ptr().cast()) };
@@ -804,7 +827,36 @@ pub(crate) mod avx2 {
         let bad = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(run, s1), pp), zero);
         let fd = _mm256_andnot_si256(bad, run);
 
-        or_lanes(_mm256_or_si256(fu, fd))
+        or_all(_mm256_or_si256(fu, fd))
+    }
+
+    /// Perft's leaves two plies below `(p, o)`, whose moves `moves` are not empty: each child
+    /// stays in vector registers from its flips to its mobility. A child without a move is
+    /// counted by `no_move(child_p, child_o)`.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    pub(crate) fn bulk2(p: u64, o: u64, mut moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let mo = _mm256_and_si256(oo, inner());
+        let empty = !(p | o);
+        let mut n = 0;
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            let x = moves & moves.wrapping_neg();
+            moves ^= x;
+            let f = flip_v(pp, mo, sq);
+            let cp = _mm256_xor_si256(oo, f);
+            let co = _mm256_xor_si256(pp, _mm256_or_si256(f, _mm256_set1_epi64x(x as i64)));
+            let m = moves_v(cp, co) & empty & !x;
+            n += if m != 0 {
+                u64::from(m.count_ones())
+            } else {
+                let f = _mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64;
+                no_move(o ^ f, p ^ f ^ x)
+            };
+        }
+        n
     }
 }
 
@@ -1044,20 +1096,13 @@ pub(crate) mod avx512_lanes {
         _mm512_reduce_add_epi64(total) as u64 + extra
     }
 
-    /// Flips, children and their mobility for eight (node, move) pairs, one per lane: adds the
-    /// children's move counts to `total` and returns the count of the children without a move.
+    /// The children of eight (node, move) pairs, one per lane (`x` holds one move bit per lane,
+    /// 0 in an unused lane): the children's movers, their opponents and their legal moves.
     #[inline]
     #[target_feature(
         enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
     )]
-    fn lanes8(
-        total: &mut __m512i,
-        p: __m512i,
-        o: __m512i,
-        x: __m512i,
-        valid: __mmask8,
-        no_move: &impl Fn(u64, u64) -> u64,
-    ) -> u64 {
+    fn children8(p: __m512i, o: __m512i, x: __m512i) -> (__m512i, __m512i, __m512i) {
         let mh = _mm512_and_si512(o, _mm512_set1_epi64(H as i64));
         let mv = _mm512_and_si512(o, _mm512_set1_epi64(V as i64));
         let md = _mm512_and_si512(o, _mm512_set1_epi64(D as i64));
@@ -1072,7 +1117,24 @@ pub(crate) mod avx512_lanes {
         f = flips_pair::<9, 18>(f, x, p, md, pre_9);
         let cp = _mm512_xor_si512(o, f);
         let co = _mm512_ternarylogic_epi64::<0x96>(p, f, x);
-        let m = moves8(cp, co);
+        (cp, co, moves8(cp, co))
+    }
+
+    /// Flips, children and their mobility for eight (node, move) pairs, one per lane: adds the
+    /// children's move counts to `total` and returns the count of the children without a move.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn lanes8(
+        total: &mut __m512i,
+        p: __m512i,
+        o: __m512i,
+        x: __m512i,
+        valid: __mmask8,
+        no_move: &impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let (cp, co, m) = children8(p, o, x);
         *total = _mm512_mask_add_epi64(*total, valid, *total, _mm512_popcnt_epi64(m));
         let stuck = _mm512_mask_testn_epi64_mask(valid, m, m);
         let mut extra = 0;
@@ -1107,6 +1169,7 @@ pub(crate) mod avx512_lanes {
         no_move: impl Fn(u64, u64) -> u64,
         count2: impl Fn(u64, u64) -> u64,
     ) -> u64 {
+        let (pp, oo) = (_mm512_set1_epi64(p as i64), _mm512_set1_epi64(o as i64));
         let (mut vp, mut vo, mut vx) = (
             _mm512_setzero_si512(),
             _mm512_setzero_si512(),
@@ -1116,26 +1179,43 @@ pub(crate) mod avx512_lanes {
         let mut lane = 0u32;
         let mut extra = 0;
         while moves != 0 {
-            let x = moves & moves.wrapping_neg();
-            moves ^= x;
-            let f = super::avx512::flip(p, o, x.trailing_zeros() as u8);
-            let (a, b) = (o ^ f, p ^ f ^ x);
-            let mut ma = super::avx512::moves(a, b);
-            if ma == 0 {
-                extra += count2(a, b);
-                continue;
+            // Eight children at a time, then their (grandchild, move) pairs into the lanes.
+            let mut xs = [0u64; 8];
+            for slot in &mut xs {
+                *slot = moves & moves.wrapping_neg();
+                moves ^= *slot;
             }
-            while ma != 0 {
-                let y = ma & ma.wrapping_neg();
-                ma ^= y;
-                let k: __mmask8 = 1 << lane;
-                vp = _mm512_mask_set1_epi64(vp, k, a as i64);
-                vo = _mm512_mask_set1_epi64(vo, k, b as i64);
-                vx = _mm512_mask_set1_epi64(vx, k, y as i64);
-                lane += 1;
-                if lane == 8 {
-                    extra += lanes8(&mut total, vp, vo, vx, 0xFF, &no_move);
-                    lane = 0;
+            // SAFETY: `xs` is 64 readable bytes.
+            let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
+            let (cp, co, cm) = children8(pp, oo, x);
+            let (mut ps, mut os, mut ms) = ([0u64; 8], [0u64; 8], [0u64; 8]);
+            // SAFETY: the three arrays are 64 writable bytes each.
+            unsafe {
+                _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
+                _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
+                _mm512_storeu_si512(ms.as_mut_ptr().cast(), cm);
+            }
+            for i in 0..8 {
+                if xs[i] == 0 {
+                    break;
+                }
+                let (a, b, mut ma) = (ps[i], os[i], ms[i]);
+                if ma == 0 {
+                    extra += count2(a, b);
+                    continue;
+                }
+                while ma != 0 {
+                    let y = ma & ma.wrapping_neg();
+                    ma ^= y;
+                    let k: __mmask8 = 1 << lane;
+                    vp = _mm512_mask_set1_epi64(vp, k, a as i64);
+                    vo = _mm512_mask_set1_epi64(vo, k, b as i64);
+                    vx = _mm512_mask_set1_epi64(vx, k, y as i64);
+                    lane += 1;
+                    if lane == 8 {
+                        extra += lanes8(&mut total, vp, vo, vx, 0xFF, &no_move);
+                        lane = 0;
+                    }
                 }
             }
         }

@@ -208,7 +208,23 @@ trait PerftGen: MoveGen {
 }
 
 impl PerftGen for Portable {}
-impl PerftGen for Avx2 {}
+
+impl PerftGen for Avx2 {
+    #[inline(always)]
+    fn bulk2(self, p: u64, o: u64, moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: an `Avx2` exists only when `Avx2::detect` found the CPU features that
+        // `avx2` is compiled with.
+        unsafe {
+            crate::movegen::avx2::bulk2(p, o, moves, no_move)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o, moves, no_move);
+            match self.0 {}
+        }
+    }
+}
 
 impl PerftGen for Simd128 {
     #[inline(always)]
@@ -348,39 +364,78 @@ fn count_body<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32) -> u64
 fn count_hash<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32, h: &PerftHash) -> u64 {
     g.run(
         #[inline(always)]
-        |g| count_hash_body::<G, C>(g, p, o, depth, h),
+        |g| {
+            if depth < PerftHash::MIN_DEPTH {
+                return count_body::<G, C>(g, p, o, depth);
+            }
+            let key = crate::perft_hash::normalize(p, o);
+            match h.get(key, depth) {
+                Some(n) => n,
+                None => count_hash_miss::<G, C>(g, p, o, depth, key, h),
+            }
+        },
     )
 }
 
+/// [`count_hash_miss`] compiled with the kernel's CPU features (see [`MoveGen::run`]): the
+/// recursion of the hashed count goes through here.
 #[inline(always)]
-fn count_hash_body<G: PerftGen, const C: u8>(
+fn count_hash_missed<G: PerftGen, const C: u8>(
     g: G,
     p: u64,
     o: u64,
     depth: u32,
+    key: (u64, u64),
     h: &PerftHash,
 ) -> u64 {
-    if depth < PerftHash::MIN_DEPTH {
-        return count_plain::<G, C>(g, p, o, depth);
-    }
-    let key = crate::perft_hash::normalize(p, o);
-    if let Some(n) = h.get(key, depth) {
-        return n;
-    }
+    g.run(
+        #[inline(always)]
+        |g| count_hash_miss::<G, C>(g, p, o, depth, key, h),
+    )
+}
+
+/// [`count_hash`] of a node whose count is not in the table (`key` is its normalised position):
+/// counts it and stores the count. When the children are hashed too, they are all made first and
+/// their buckets prefetched, so that their probes overlap instead of waiting for memory one by
+/// one.
+#[inline(always)]
+fn count_hash_miss<G: PerftGen, const C: u8>(
+    g: G,
+    p: u64,
+    o: u64,
+    depth: u32,
+    key: (u64, u64),
+    h: &PerftHash,
+) -> u64 {
     let mut moves = g.legal_moves(p, o);
     let n = if moves == 0 {
         match no_move::<G, C>(g, p, o, depth) {
             Some((p, o, d)) => count_hash::<G, C>(g, p, o, d, h),
             None => u64::from(C != EDAX),
         }
+    } else if depth - 1 < PerftHash::MIN_DEPTH {
+        count_body::<G, C>(g, p, o, depth)
     } else {
-        let mut n = 0;
+        // At most 33 moves in any position; the children, then their normalised keys.
+        let mut kids = [(0u64, 0u64, (0u64, 0u64)); 34];
+        let mut k = 0;
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             let x = moves & moves.wrapping_neg();
             moves ^= x;
             let f = g.flips(p, o, sq);
-            n += count_hash::<G, C>(g, o ^ f, p ^ f ^ x, depth - 1, h);
+            let (cp, co) = (o ^ f, p ^ f ^ x);
+            let key = crate::perft_hash::normalize(cp, co);
+            h.prefetch(key);
+            kids[k] = (cp, co, key);
+            k += 1;
+        }
+        let mut n = 0;
+        for &(cp, co, key) in &kids[..k] {
+            n += match h.get(key, depth - 1) {
+                Some(c) => c,
+                None => count_hash_missed::<G, C>(g, cp, co, depth - 1, key, h),
+            };
         }
         n
     };
