@@ -1155,6 +1155,112 @@ pub(crate) mod avx512_lanes {
         extra
     }
 
+    /// Whether this CPU also has AVX-512 VBMI and VBMI2, which [`bulk3_vbmi2`] needs.
+    pub(crate) fn vbmi2() -> bool {
+        std::is_x86_feature_detected!("avx512vbmi") && std::is_x86_feature_detected!("avx512vbmi2")
+    }
+
+    /// The squares 0 to 63, one per byte.
+    static SQUARES: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = i as u8;
+            i += 1;
+        }
+        t
+    };
+
+    /// [`bulk3`] on CPUs with AVX-512 VBMI2: a child's moves enter the lanes eight at a time
+    /// (their squares compressed out of its move mask, then expanded into the free lanes),
+    /// where [`bulk3`] places each (grandchild, move) pair with three masked broadcasts.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx512vbmi,avx512vbmi2,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    pub(crate) fn bulk3_vbmi2(
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let (pp, oo) = (_mm512_set1_epi64(p as i64), _mm512_set1_epi64(o as i64));
+        // SAFETY: `SQUARES` is 64 readable bytes.
+        let squares = unsafe { _mm512_loadu_si512(SQUARES.as_ptr().cast()) };
+        let one = _mm512_set1_epi64(1);
+        // The pending (grandchild, move) pairs: lanes below `lane` are filled.
+        let (mut vp, mut vo, mut vx) = (
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+        );
+        let mut total = _mm512_setzero_si512();
+        let mut lane = 0u32;
+        let mut extra = 0;
+        while moves != 0 {
+            let mut xs = [0u64; 8];
+            for slot in &mut xs {
+                *slot = moves & moves.wrapping_neg();
+                moves ^= *slot;
+            }
+            // SAFETY: `xs` is 64 readable bytes.
+            let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
+            let (cp, co, cm) = children8(pp, oo, x);
+            let (mut ps, mut os, mut ms) = ([0u64; 8], [0u64; 8], [0u64; 8]);
+            // SAFETY: the three arrays are 64 writable bytes each.
+            unsafe {
+                _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
+                _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
+                _mm512_storeu_si512(ms.as_mut_ptr().cast(), cm);
+            }
+            for i in 0..8 {
+                if xs[i] == 0 {
+                    break;
+                }
+                let (a, b, ma) = (ps[i], os[i], ms[i]);
+                if ma == 0 {
+                    extra += count2(a, b);
+                    continue;
+                }
+                let (va, vb) = (_mm512_set1_epi64(a as i64), _mm512_set1_epi64(b as i64));
+                // The child's move squares in order, one per byte; eight at a time below.
+                let mut sqs = _mm512_maskz_compress_epi8(ma, squares);
+                let mut left = ma.count_ones();
+                loop {
+                    let ys =
+                        _mm512_sllv_epi64(one, _mm512_cvtepu8_epi64(_mm512_castsi512_si128(sqs)));
+                    let t = left.min(8);
+                    let room = 8 - lane;
+                    let k = ((((1u32 << t) - 1) << lane) & 0xFF) as __mmask8;
+                    vx = _mm512_mask_expand_epi64(vx, k, ys);
+                    vp = _mm512_mask_mov_epi64(vp, k, va);
+                    vo = _mm512_mask_mov_epi64(vo, k, vb);
+                    if t >= room {
+                        extra += lanes8(&mut total, vp, vo, vx, 0xFF, &no_move);
+                        // The moves of this chunk that did not fit start the next batch.
+                        vx =
+                            _mm512_maskz_compress_epi64(((0xFFu32 << room) & 0xFF) as __mmask8, ys);
+                        vp = va;
+                        vo = vb;
+                        lane = t - room;
+                    } else {
+                        lane += t;
+                    }
+                    if left <= 8 {
+                        break;
+                    }
+                    left -= 8;
+                    sqs = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), sqs);
+                }
+            }
+        }
+        if lane > 0 {
+            extra += lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move);
+        }
+        _mm512_reduce_add_epi64(total) as u64 + extra
+    }
+
     /// Perft's leaves three plies below `(p, o)`, whose moves `moves` are not empty: the
     /// (grandchild, move) pairs of all children fill the lanes. A child without a move is
     /// counted by `count2` (its leaves two plies down), a grandchild without one by `no_move`.

@@ -143,9 +143,15 @@ pub(crate) fn count(
             (Convention::Oeis, None) => count_plain::<G, OEIS>(g, p, o, depth),
             (Convention::Edax, None) => count_plain::<G, EDAX>(g, p, o, depth),
             (Convention::NoPass, None) => count_plain::<G, NOPASS>(g, p, o, depth),
-            (Convention::Oeis, Some(h)) => count_hash::<G, OEIS>(g, p, o, depth, h),
-            (Convention::Edax, Some(h)) => count_hash::<G, EDAX>(g, p, o, depth, h),
-            (Convention::NoPass, Some(h)) => count_hash::<G, NOPASS>(g, p, o, depth, h),
+            (Convention::Oeis, Some(h)) => {
+                count_hash::<G, OEIS>(g, p, o, depth, h, &mut Near::new())
+            }
+            (Convention::Edax, Some(h)) => {
+                count_hash::<G, EDAX>(g, p, o, depth, h, &mut Near::new())
+            }
+            (Convention::NoPass, Some(h)) => {
+                count_hash::<G, NOPASS>(g, p, o, depth, h, &mut Near::new())
+            }
         }
     }
     let unavailable = || panic!("kernel {kernel:?} is not supported by this CPU");
@@ -265,11 +271,20 @@ impl PerftGen for Avx512 {
         count2: impl Fn(u64, u64) -> u64,
     ) -> Option<u64> {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `bulk2`.
-        unsafe {
-            Some(crate::movegen::avx512_lanes::bulk3(
-                p, o, moves, no_move, count2,
-            ))
+        if crate::movegen::avx512_lanes::vbmi2() {
+            // SAFETY: as in `bulk2`, and the CPU has VBMI and VBMI2 as well.
+            unsafe {
+                Some(crate::movegen::avx512_lanes::bulk3_vbmi2(
+                    p, o, moves, no_move, count2,
+                ))
+            }
+        } else {
+            // SAFETY: as in `bulk2`.
+            unsafe {
+                Some(crate::movegen::avx512_lanes::bulk3(
+                    p, o, moves, no_move, count2,
+                ))
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -361,7 +376,14 @@ fn count_body<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32) -> u64
 /// Perft with a transposition table for the nodes at least [`PerftHash::MIN_DEPTH`] plies
 /// above the leaves.
 #[inline(always)]
-fn count_hash<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32, h: &PerftHash) -> u64 {
+fn count_hash<G: PerftGen, const C: u8>(
+    g: G,
+    p: u64,
+    o: u64,
+    depth: u32,
+    h: &PerftHash,
+    near: &mut Near,
+) -> u64 {
     g.run(
         #[inline(always)]
         |g| {
@@ -371,7 +393,7 @@ fn count_hash<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32, h: &Pe
             let key = crate::perft_hash::normalize(p, o);
             match h.get(key, depth) {
                 Some(n) => n,
-                None => count_hash_miss::<G, C>(g, p, o, depth, key, h),
+                None => count_hash_miss::<G, C>(g, p, o, depth, key, h, near),
             }
         },
     )
@@ -387,10 +409,11 @@ fn count_hash_missed<G: PerftGen, const C: u8>(
     depth: u32,
     key: (u64, u64),
     h: &PerftHash,
+    near: &mut Near,
 ) -> u64 {
     g.run(
         #[inline(always)]
-        |g| count_hash_miss::<G, C>(g, p, o, depth, key, h),
+        |g| count_hash_miss::<G, C>(g, p, o, depth, key, h, near),
     )
 }
 
@@ -406,15 +429,29 @@ fn count_hash_miss<G: PerftGen, const C: u8>(
     depth: u32,
     key: (u64, u64),
     h: &PerftHash,
+    near: &mut Near,
 ) -> u64 {
     let mut moves = g.legal_moves(p, o);
     let n = if moves == 0 {
         match no_move::<G, C>(g, p, o, depth) {
-            Some((p, o, d)) => count_hash::<G, C>(g, p, o, d, h),
+            Some((p, o, d)) => count_hash::<G, C>(g, p, o, d, h, near),
             None => u64::from(C != EDAX),
         }
     } else if depth - 1 < PerftHash::MIN_DEPTH {
-        count_body::<G, C>(g, p, o, depth)
+        // The children are below the table: the small near table catches the transpositions
+        // among them (the same moves in another order a few plies up).
+        let mut n = 0;
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            let x = moves & moves.wrapping_neg();
+            moves ^= x;
+            let f = g.flips(p, o, sq);
+            let (cp, co) = (o ^ f, p ^ f ^ x);
+            n += near.count(cp, co, depth - 1, || {
+                count_body::<G, C>(g, cp, co, depth - 1)
+            });
+        }
+        n
     } else {
         // At most 33 moves in any position; the children, then their normalised keys.
         let mut kids = [(0u64, 0u64, (0u64, 0u64)); 34];
@@ -434,7 +471,7 @@ fn count_hash_miss<G: PerftGen, const C: u8>(
         for &(cp, co, key) in &kids[..k] {
             n += match h.get(key, depth - 1) {
                 Some(c) => c,
-                None => count_hash_missed::<G, C>(g, cp, co, depth - 1, key, h),
+                None => count_hash_missed::<G, C>(g, cp, co, depth - 1, key, h, near),
             };
         }
         n
@@ -444,6 +481,43 @@ fn count_hash_miss<G: PerftGen, const C: u8>(
 }
 
 pub use crate::perft_hash::PerftHash;
+
+/// A small table of one count's subtrees just below [`PerftHash::MIN_DEPTH`], keyed by the exact
+/// position (no symmetry) and small enough to stay in the CPU's cache: the transpositions close
+/// to the leaves are mostly the same moves played in another order a few plies up, so they meet
+/// again soon, and a probe here costs far less than one of the large table.
+struct Near {
+    /// `(p, o, depth << 56 | count)`; `p == o == 0` when empty (no position has no disc).
+    entries: Box<[(u64, u64, u64)]>,
+}
+
+impl Near {
+    const BITS: u32 = 12;
+
+    fn new() -> Near {
+        Near {
+            entries: vec![(0, 0, 0); 1 << Self::BITS].into_boxed_slice(),
+        }
+    }
+
+    /// The count of `(p, o)` at `depth` (below 256, and the count below 2^56), from the table
+    /// or from `count`, which is then stored.
+    #[inline(always)]
+    fn count(&mut self, p: u64, o: u64, depth: u32, count: impl FnOnce() -> u64) -> u64 {
+        let h = (p ^ o.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let i = (h >> (64 - Self::BITS)) as usize;
+        let d = u64::from(depth) << 56;
+        let e = &mut self.entries[i];
+        if e.0 == p && e.1 == o && e.2 >> 56 == d >> 56 {
+            return e.2 & ((1 << 56) - 1);
+        }
+        let n = count();
+        if n < 1 << 56 {
+            *e = (p, o, d | n);
+        }
+        n
+    }
+}
 
 /// How [`perft_with`] counts: threads, transposition table, kernel. Made by
 /// [`PerftOptions::new`] (or `default`) and the `with_` methods, so that it can grow.
@@ -713,5 +787,102 @@ fn split(p: u64, o: u64, depth: u32, plies: u32, out: &mut Vec<(u64, u64, u32, u
         moves ^= x;
         let f = crate::movegen::flips(p, o, sq);
         split(o ^ f, p ^ f ^ x, depth - 1, plies - 1, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions of random games (xorshift), the first ones with moves to make.
+    fn random_positions(n: usize) -> Vec<(u64, u64)> {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut out = Vec::new();
+        while out.len() < n {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            loop {
+                let mut m = crate::movegen::legal_moves(p, o);
+                if m == 0 {
+                    if crate::movegen::legal_moves(o, p) == 0 {
+                        break;
+                    }
+                    (p, o) = (o, p);
+                    continue;
+                }
+                out.push((p, o));
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                for _ in 0..(x % u64::from(m.count_ones())) {
+                    m &= m - 1;
+                }
+                let f = crate::movegen::flips(p, o, m.trailing_zeros() as u8);
+                let y = m & m.wrapping_neg();
+                (p, o) = (o ^ f, p ^ f ^ y);
+            }
+        }
+        out
+    }
+
+    /// Every way the AVX-512 kernel counts the last three plies (with and without VBMI2) agrees
+    /// with the portable recursion, in the three conventions, on positions of random games.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_batched_last_plies_agree_with_the_portable_count() {
+        fn check<const C: u8>(p: u64, o: u64) {
+            let expected = count_plain::<Portable, C>(Portable, p, o, 3);
+            let moves = crate::movegen::legal_moves(p, o);
+            let Some(g) = Avx512::detect() else {
+                return;
+            };
+            let no_move = |p, o| leaf_no_move::<Portable, C>(Portable, p, o);
+            let count2 = |p, o| count_plain::<Portable, C>(Portable, p, o, 2);
+            // SAFETY: `Avx512::detect` found the features of `avx512_lanes`.
+            let plain =
+                unsafe { crate::movegen::avx512_lanes::bulk3(p, o, moves, no_move, count2) };
+            assert_eq!(plain, expected, "bulk3 of {p:#x} {o:#x}, convention {C}");
+            if crate::movegen::avx512_lanes::vbmi2() {
+                // SAFETY: as above, and the CPU has VBMI and VBMI2.
+                let vb = unsafe {
+                    crate::movegen::avx512_lanes::bulk3_vbmi2(p, o, moves, no_move, count2)
+                };
+                assert_eq!(vb, expected, "bulk3_vbmi2 of {p:#x} {o:#x}, convention {C}");
+            }
+            let two = count_plain::<Portable, C>(Portable, p, o, 2);
+            assert_eq!(g.bulk2(p, o, moves, no_move), two);
+        }
+        for (p, o) in random_positions(3000) {
+            check::<OEIS>(p, o);
+            check::<EDAX>(p, o);
+            check::<NOPASS>(p, o);
+        }
+    }
+
+    /// The AVX2 kernel's last two plies agree with the portable recursion.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_avx2_last_plies_agree_with_the_portable_count() {
+        let Some(g) = Avx2::detect() else {
+            return;
+        };
+        for (p, o) in random_positions(3000) {
+            let moves = crate::movegen::legal_moves(p, o);
+            let no_move = |p, o| leaf_no_move::<Portable, EDAX>(Portable, p, o);
+            assert_eq!(
+                g.bulk2(p, o, moves, no_move),
+                count_plain::<Portable, EDAX>(Portable, p, o, 2)
+            );
+        }
+    }
+
+    /// The near table gives back what it stored, for the same position and depth only.
+    #[test]
+    fn the_near_table_keeps_position_and_depth_apart() {
+        let mut near = Near::new();
+        assert_eq!(near.count(1, 2, 3, || 40), 40);
+        assert_eq!(near.count(1, 2, 3, || unreachable!()), 40);
+        assert_eq!(near.count(1, 2, 2, || 7), 7);
+        assert_eq!(near.count(2, 1, 2, || 9), 9);
+        assert_eq!(near.count(1, 2, 2, || unreachable!()), 7);
     }
 }
