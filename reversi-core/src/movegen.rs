@@ -830,6 +830,44 @@ pub(crate) mod avx2 {
         or_all(_mm256_or_si256(fu, fd))
     }
 
+    /// The leaves below `N` children of `(p, o)` (broadcast in `pp` and `oo`, `mo` its inner
+    /// opponent discs), made by the `N` lowest moves of `moves`, which are taken out of it.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn children_v<const N: usize>(
+        p: u64,
+        o: u64,
+        pp: __m256i,
+        oo: __m256i,
+        mo: __m256i,
+        moves: &mut u64,
+        no_move: &impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let empty = !(p | o);
+        let mut xs = [0u64; N];
+        for x in &mut xs {
+            *x = *moves & moves.wrapping_neg();
+            *moves ^= *x;
+        }
+        let fs = xs.map(|x| flip_v(pp, mo, x.trailing_zeros() as u8));
+        let mut ms = [0u64; N];
+        for i in 0..N {
+            let cp = _mm256_xor_si256(oo, fs[i]);
+            let co = _mm256_xor_si256(pp, _mm256_or_si256(fs[i], _mm256_set1_epi64x(xs[i] as i64)));
+            ms[i] = moves_v(cp, co) & empty & !xs[i];
+        }
+        let mut n = 0;
+        for i in 0..N {
+            n += if ms[i] != 0 {
+                u64::from(ms[i].count_ones())
+            } else {
+                let f = _mm_cvtsi128_si64(_mm256_castsi256_si128(fs[i])) as u64;
+                no_move(o ^ f, p ^ f ^ xs[i])
+            };
+        }
+        n
+    }
+
     /// Perft's leaves two plies below `(p, o)`, whose moves `moves` are not empty: each child
     /// stays in vector registers from its flips to its mobility. A child without a move is
     /// counted by `no_move(child_p, child_o)`.
@@ -841,6 +879,14 @@ pub(crate) mod avx2 {
         let mo = _mm256_and_si256(oo, inner());
         let empty = !(p | o);
         let mut n = 0;
+        // Four children at a time, then two: their dependency chains (flips, then mobility)
+        // interleave.
+        while moves.count_ones() >= 4 {
+            n += children_v::<4>(p, o, pp, oo, mo, &mut moves, &no_move);
+        }
+        if moves.count_ones() >= 2 {
+            n += children_v::<2>(p, o, pp, oo, mo, &mut moves, &no_move);
+        }
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             let x = moves & moves.wrapping_neg();
