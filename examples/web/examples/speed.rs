@@ -1,0 +1,54 @@
+//! The requests of `scripts/wasm-speed.mjs` on the native build, to compare the page's module
+//! under node with native code in the same minute. From the repository's root:
+//! `cargo run --release -p reversi-web --example speed -- [NODES]` (default 1000000 search
+//! nodes per `eval` request, on the positions of `scripts/speed-positions.txt`).
+
+use std::time::Instant;
+
+fn main() -> Result<(), String> {
+    let nodes: u64 = match std::env::args().nth(1) {
+        Some(a) => a.parse().map_err(|e| format!("NODES {a:?}: {e}"))?,
+        None => 1_000_000,
+    };
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let weights = std::fs::read(format!("{root}/reversi-ai/weights/expert.bin"))
+        .map_err(|e| format!("reversi-ai/weights/expert.bin: {e}"))?;
+    let installed = reversi_web::install_weights(&weights);
+    if !installed.contains("\"installed\":true") {
+        return Err(format!("weights refused: {installed}"));
+    }
+    let boards = std::fs::read_to_string(format!("{root}/scripts/speed-positions.txt"))
+        .map_err(|e| format!("scripts/speed-positions.txt: {e}"))?;
+    let timed = |request: serde_json::Value| -> Result<(serde_json::Value, f64), String> {
+        let t = Instant::now();
+        let answer = reversi_web::call(&request.to_string());
+        let secs = t.elapsed().as_secs_f64();
+        let v: serde_json::Value = serde_json::from_str(&answer).map_err(|e| e.to_string())?;
+        if v["type"] == "error" {
+            return Err(answer);
+        }
+        Ok((v, secs))
+    };
+    for depth in [9, 11] {
+        let (a, s) = timed(serde_json::json!({"type": "perft", "depth": depth}))?;
+        let count = a["count"].as_u64().unwrap_or(0);
+        println!(
+            "perft {depth}: count={count} time_s={s:.3} leaves_per_s={}",
+            (count as f64 / s).round()
+        );
+    }
+    let mut total = 0.0;
+    let mut n = 0u64;
+    for board in boards
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        total += timed(serde_json::json!({"type": "eval", "board": board, "nodes": nodes}))?.1;
+        n += 1;
+    }
+    println!(
+        "eval: {n} positions x {nodes} nodes time_s={total:.3} nodes_per_s={}",
+        ((n * nodes) as f64 / total).round()
+    );
+    Ok(())
+}
