@@ -873,19 +873,83 @@ pub(crate) mod avx2 {
     /// counted by `no_move(child_p, child_o)`.
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    pub(crate) fn bulk2(p: u64, o: u64, mut moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
+    pub(crate) fn bulk2(p: u64, o: u64, moves: u64, no_move: impl Fn(u64, u64) -> u64) -> u64 {
         let pp = _mm256_set1_epi64x(p as i64);
         let oo = _mm256_set1_epi64x(o as i64);
+        bulk2_v(p, o, pp, oo, moves, &no_move)
+    }
+
+    /// Perft's leaves three plies below `(p, o)`, whose moves `moves` are not empty: the
+    /// children are made four at a time (their flips and mobility interleave), then counted by
+    /// [`bulk2_v`] from their vectors. A child without a move is counted by `count2`, a
+    /// grandchild without one by `no_move`.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    pub(crate) fn bulk3(
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let mo = _mm256_and_si256(oo, inner());
+        let empty = !(p | o);
+        let mut n = 0;
+        while moves != 0 {
+            let mut xs = [0u64; 4];
+            for x in &mut xs {
+                *x = moves & moves.wrapping_neg();
+                moves ^= *x;
+            }
+            // A missing child (x = 0) gets the flips of a1, never used.
+            let fs = xs.map(|x| flip_v(pp, mo, x.trailing_zeros() as u8));
+            let mut kids = [(_mm256_setzero_si256(), _mm256_setzero_si256(), 0u64); 4];
+            for i in 0..4 {
+                let cp = _mm256_xor_si256(oo, fs[i]);
+                let co =
+                    _mm256_xor_si256(pp, _mm256_or_si256(fs[i], _mm256_set1_epi64x(xs[i] as i64)));
+                kids[i] = (cp, co, moves_v(cp, co) & empty & !xs[i]);
+            }
+            for i in 0..4 {
+                if xs[i] == 0 {
+                    break;
+                }
+                let (cp, co, m) = kids[i];
+                let f = _mm_cvtsi128_si64(_mm256_castsi256_si128(fs[i])) as u64;
+                let (a, b) = (o ^ f, p ^ f ^ xs[i]);
+                n += if m == 0 {
+                    count2(a, b)
+                } else {
+                    bulk2_v(a, b, cp, co, m, &no_move)
+                };
+            }
+        }
+        n
+    }
+
+    /// [`bulk2`] with `p` and `o` also broadcast in `pp` and `oo`.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn bulk2_v(
+        p: u64,
+        o: u64,
+        pp: __m256i,
+        oo: __m256i,
+        mut moves: u64,
+        no_move: &impl Fn(u64, u64) -> u64,
+    ) -> u64 {
         let mo = _mm256_and_si256(oo, inner());
         let empty = !(p | o);
         let mut n = 0;
         // Four children at a time, then two: their dependency chains (flips, then mobility)
         // interleave.
         while moves.count_ones() >= 4 {
-            n += children_v::<4>(p, o, pp, oo, mo, &mut moves, &no_move);
+            n += children_v::<4>(p, o, pp, oo, mo, &mut moves, no_move);
         }
         if moves.count_ones() >= 2 {
-            n += children_v::<2>(p, o, pp, oo, mo, &mut moves, &no_move);
+            n += children_v::<2>(p, o, pp, oo, mo, &mut moves, no_move);
         }
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;

@@ -230,6 +230,27 @@ impl PerftGen for Avx2 {
             match self.0 {}
         }
     }
+
+    #[inline(always)]
+    fn bulk3(
+        self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+    ) -> Option<u64> {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `bulk2`.
+        unsafe {
+            Some(crate::movegen::avx2::bulk3(p, o, moves, no_move, count2))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o, moves, no_move, count2);
+            match self.0 {}
+        }
+    }
 }
 
 impl PerftGen for Simd128 {
@@ -865,13 +886,24 @@ mod tests {
         let Some(g) = Avx2::detect() else {
             return;
         };
-        for (p, o) in random_positions(3000) {
+        fn check<const C: u8>(g: Avx2, p: u64, o: u64) {
             let moves = crate::movegen::legal_moves(p, o);
-            let no_move = |p, o| leaf_no_move::<Portable, EDAX>(Portable, p, o);
+            let no_move = |p, o| leaf_no_move::<Portable, C>(Portable, p, o);
+            let count2 = |p, o| count_plain::<Portable, C>(Portable, p, o, 2);
             assert_eq!(
                 g.bulk2(p, o, moves, no_move),
-                count_plain::<Portable, EDAX>(Portable, p, o, 2)
+                count_plain::<Portable, C>(Portable, p, o, 2)
             );
+            assert_eq!(
+                g.bulk3(p, o, moves, no_move, count2),
+                Some(count_plain::<Portable, C>(Portable, p, o, 3)),
+                "bulk3 of {p:#x} {o:#x}, convention {C}"
+            );
+        }
+        for (p, o) in random_positions(3000) {
+            check::<OEIS>(g, p, o);
+            check::<EDAX>(g, p, o);
+            check::<NOPASS>(g, p, o);
         }
     }
 
