@@ -1230,6 +1230,31 @@ pub(crate) mod avx512_lanes {
         (cp, co, moves8(cp, co))
     }
 
+    /// The children made by the (up to) eight lowest moves of `moves` from the node broadcast in
+    /// `pp` and `oo`, which are taken out of `moves`: their moves, movers, opponents and legal
+    /// moves, one array each (a move of 0 marks the end when fewer than eight were left).
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    fn next_children8(pp: __m512i, oo: __m512i, moves: &mut u64) -> [[u64; 8]; 4] {
+        let mut out = [[0u64; 8]; 4];
+        for slot in &mut out[0] {
+            *slot = *moves & moves.wrapping_neg();
+            *moves ^= *slot;
+        }
+        // SAFETY: `out[0]` is 64 readable bytes.
+        let x = unsafe { _mm512_loadu_si512(out[0].as_ptr().cast()) };
+        let (cp, co, cm) = children8(pp, oo, x);
+        // SAFETY: each array is 64 writable bytes.
+        unsafe {
+            _mm512_storeu_si512(out[1].as_mut_ptr().cast(), cp);
+            _mm512_storeu_si512(out[2].as_mut_ptr().cast(), co);
+            _mm512_storeu_si512(out[3].as_mut_ptr().cast(), cm);
+        }
+        out
+    }
+
     /// Flips, children and their mobility for eight (node, move) pairs, one per lane: adds the
     /// children's move counts to `total` and returns the count of the children without a move.
     #[inline]
@@ -1309,21 +1334,7 @@ pub(crate) mod avx512_lanes {
         let mut lane = 0u32;
         let mut extra = 0;
         while moves != 0 {
-            let mut xs = [0u64; 8];
-            for slot in &mut xs {
-                *slot = moves & moves.wrapping_neg();
-                moves ^= *slot;
-            }
-            // SAFETY: `xs` is 64 readable bytes.
-            let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
-            let (cp, co, cm) = children8(pp, oo, x);
-            let (mut ps, mut os, mut ms) = ([0u64; 8], [0u64; 8], [0u64; 8]);
-            // SAFETY: the three arrays are 64 writable bytes each.
-            unsafe {
-                _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
-                _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
-                _mm512_storeu_si512(ms.as_mut_ptr().cast(), cm);
-            }
+            let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
             for i in 0..8 {
                 if xs[i] == 0 {
                     break;
@@ -1396,21 +1407,7 @@ pub(crate) mod avx512_lanes {
         let mut extra = 0;
         while moves != 0 {
             // Eight children at a time, then their (grandchild, move) pairs into the lanes.
-            let mut xs = [0u64; 8];
-            for slot in &mut xs {
-                *slot = moves & moves.wrapping_neg();
-                moves ^= *slot;
-            }
-            // SAFETY: `xs` is 64 readable bytes.
-            let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
-            let (cp, co, cm) = children8(pp, oo, x);
-            let (mut ps, mut os, mut ms) = ([0u64; 8], [0u64; 8], [0u64; 8]);
-            // SAFETY: the three arrays are 64 writable bytes each.
-            unsafe {
-                _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
-                _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
-                _mm512_storeu_si512(ms.as_mut_ptr().cast(), cm);
-            }
+            let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
             for i in 0..8 {
                 if xs[i] == 0 {
                     break;
