@@ -2,7 +2,9 @@
 //! `cargo run --release --example arena -- --a ENGINE --b ENGINE --games N
 //! [--openings FILE | --random-openings PLIES] [--seed S]`.
 //!
-//! An engine is `easy`, `normal`, `hard`, `expert`, `depth:N`, `nodes:N`, or
+//! An engine is `easy`, `normal`, `hard`, `expert`, `depth:N`, `nodes:N`, `expert:MS` (Expert
+//! with MS milliseconds a move instead of its own 950), `expert-full:MS` (the same searching full
+//! width, without Multi-ProbCut), or
 //! `nboard:COMMAND`: an external program speaking the NBoard protocol, started with COMMAND
 //! (split on spaces; for instance `nboard:target/release/examples/nboard` or
 //! `nboard:edax -q -n 1 -l 18 -nboard`). It is told the position of each move as a GGF
@@ -15,7 +17,7 @@
 //! and median time per move of each engine.
 
 use reversi_ai::nboard::{Client, NBoardError, Reply};
-use reversi_ai::{engine_from_name, AiError, Engine, Limits, SearchResult};
+use reversi_ai::{engine_from_name, AiError, Engine, Expert, Limits, SearchResult};
 use reversi_core::{Game, Move, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
@@ -26,7 +28,7 @@ use std::time::{Duration, Instant};
 fn usage() -> ExitCode {
     eprintln!(
         "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S]\n\
-         ENGINE: easy | normal | hard | expert | depth:N | nodes:N | nboard:COMMAND"
+         ENGINE: easy | normal | hard | expert | depth:N | nodes:N | expert:MS | expert-full:MS | nboard:COMMAND"
     );
     ExitCode::from(2)
 }
@@ -226,6 +228,20 @@ fn play(
 
 /// An engine of this library by name, or an external NBoard engine (`nboard:COMMAND`).
 fn make_engine(name: &str, seed: u64) -> Result<Box<dyn Engine>, String> {
+    for (prefix, selective) in [("expert:", true), ("expert-full:", false)] {
+        if let Some(ms) = name.strip_prefix(prefix) {
+            let ms: u64 = ms
+                .parse()
+                .ok()
+                .filter(|&ms| ms > 0)
+                .ok_or(format!("{name}: expected {prefix}MILLISECONDS"))?;
+            return Ok(Box::new(
+                Expert::new()
+                    .with_limits(Limits::time(Duration::from_millis(ms)))
+                    .with_selectivity(selective),
+            ));
+        }
+    }
     match name.strip_prefix("nboard:") {
         Some(cmd) => Ok(Box::new(NBoardEngine::start(cmd)?)),
         None => engine_from_name(name, seed).map_err(|e| e.to_string()),

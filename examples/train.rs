@@ -11,8 +11,22 @@
 //! endgame positions), `--csv PATH` (every held-back position: empties, label, prediction,
 //! exact). It prints the validation error (mean absolute error in discs) per stage.
 //! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
+//!
+//! `--fit-probcut WEIGHTS` fits the Multi-ProbCut parameters of the Expert level's selective
+//! search for the weights file `WEIGHTS` and writes the weights with them to `--out PATH`
+//! (options `--seed`, `--threads`, `--positions N`, `--max-depth N`, `--csv PATH` to keep the
+//! measured pairs, `--from-csv PATH` to fit again from them without searching); it prints the
+//! fitted parameters per stage and depth:
+//!
+//! ```text
+//! cargo run --release --features train --example train -- --fit-probcut \
+//!     reversi-ai/weights/expert.bin --positions 3000 --max-depth 11 --threads 2 \
+//!     --out reversi-ai/weights/expert.bin
+//! ```
 
-use reversi::ai::train::{train, TrainConfig, Validation};
+use reversi::ai::pattern::Weights;
+use reversi::ai::probcut;
+use reversi::ai::train::{fit_probcut, train, ProbCutConfig, TrainConfig, Validation};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -41,6 +55,9 @@ fn run() -> Result<(), String> {
     let mut plot = None;
     let mut csv = None;
     let mut replot = None;
+    let mut fit_pc: Option<String> = None;
+    let mut from_csv: Option<String> = None;
+    let mut pc = ProbCutConfig::new(1);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -56,12 +73,27 @@ fn run() -> Result<(), String> {
             "--plot" => plot = Some(value::<String>(&mut args, &a)?),
             "--csv" => csv = Some(value::<String>(&mut args, &a)?),
             "--replot" => replot = Some(value::<String>(&mut args, &a)?),
+            "--fit-probcut" => fit_pc = Some(value::<String>(&mut args, &a)?),
+            "--positions" => pc.positions = value(&mut args, &a)?,
+            "--max-depth" => pc.max_depth = value(&mut args, &a)?,
+            "--from-csv" => from_csv = Some(value::<String>(&mut args, &a)?),
             _ => {
                 return Err(format!(
                     "unknown option {a:?} (see the comment at the top of examples/train.rs)"
                 ))
             }
         }
+    }
+    if let Some(from) = fit_pc {
+        pc.seed = cfg.seed;
+        pc.threads = cfg.threads;
+        return probcut_command(
+            &from,
+            &pc,
+            out.as_deref(),
+            csv.as_deref(),
+            from_csv.as_deref(),
+        );
     }
     if let Some(from) = replot {
         let path = plot.ok_or("--replot needs --plot PATH")?;
@@ -134,6 +166,98 @@ fn run() -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// `--fit-probcut`: fits the cut parameters for the weights in `from`, prints them, writes
+/// the weights with them to `out`.
+fn probcut_command(
+    from: &str,
+    cfg: &ProbCutConfig,
+    out: Option<&str>,
+    csv: Option<&str>,
+    from_csv: Option<&str>,
+) -> Result<(), String> {
+    let bytes = std::fs::read(from).map_err(|e| format!("{from}: {e}"))?;
+    let w = Weights::from_bytes(&bytes).map_err(|e| format!("{from}: {e}"))?;
+    if cfg.max_depth < probcut::MIN_DEPTH || cfg.max_depth > probcut::MAX_DEPTH {
+        return Err(format!(
+            "--max-depth must be {} to {}",
+            probcut::MIN_DEPTH,
+            probcut::MAX_DEPTH
+        ));
+    }
+    println!("config: {cfg:?}");
+    let start = Instant::now();
+    let (fitted, samples) = match from_csv {
+        Some(path) => {
+            let samples = read_samples(path)?;
+            let fitted = probcut::ProbCut::fit(&samples).ok_or("too few samples to fit")?;
+            (fitted, samples)
+        }
+        None => fit_probcut(&w, cfg).ok_or("too few positions to fit")?,
+    };
+    if let Some(path) = csv {
+        let mut text = String::from("empties,depth,shallow,deep\n");
+        for x in &samples {
+            text += &format!("{},{},{},{}\n", x.empties, x.depth, x.shallow, x.deep);
+        }
+        std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+    }
+    println!(
+        "{} samples measured in {:.0} s",
+        samples.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("stage (empties) depth shallow: a b sigma [samples]");
+    for s in 0..probcut::STAGES {
+        for d in probcut::MIN_DEPTH..=cfg.max_depth + 2 {
+            let n = samples
+                .iter()
+                .filter(|x| probcut::stage(x.empties) == s && x.depth == d)
+                .count();
+            let c = fitted.cut(10 * s as u32 + 5, d);
+            println!(
+                "{s} ({:2}-{:2}) {d:2} {:2}: {:.3} {:+.2} {:.2} [{n}]",
+                10 * s + 1,
+                10 * s + 10,
+                probcut::shallow_depth(d),
+                c.a,
+                c.b,
+                c.sigma
+            );
+        }
+    }
+    if let Some(path) = out {
+        let w = w.with_probcut(Some(fitted));
+        std::fs::write(path, w.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
+        println!("weights with the cut parameters written to {path}");
+    }
+    Ok(())
+}
+
+/// The measured pairs written by `--fit-probcut ... --csv PATH`.
+fn read_samples(path: &str) -> Result<Vec<probcut::Sample>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let bad = || {
+            format!(
+                "{path}: line {}: expected empties,depth,shallow,deep",
+                i + 1
+            )
+        };
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 4 {
+            return Err(bad());
+        }
+        out.push(probcut::Sample {
+            empties: f[0].parse().map_err(|_| bad())?,
+            depth: f[1].parse().map_err(|_| bad())?,
+            shallow: f[2].parse().map_err(|_| bad())?,
+            deep: f[3].parse().map_err(|_| bad())?,
+        });
+    }
+    Ok(out)
 }
 
 /// A 400x400 scatter plot: exact score (x) against predicted score (y), both -64..64 discs, with

@@ -32,6 +32,11 @@ pub enum AiError {
     /// A scoring rule name that is not `disc` (`board`, `disc-difference`) or `wof`.
     #[error("{0:?} is not a scoring rule (expected disc or wof)")]
     ScoringName(String),
+    /// The Expert level was asked for a move without trained weights: the library was built
+    /// without `embedded-weights` and none were installed ([`crate::pattern::Weights::install`])
+    /// or given ([`crate::Expert::with_weights`]).
+    #[error("the Expert level has no trained weights (none built in, none installed)")]
+    NoWeights,
     /// A search thread panicked (a bug).
     #[error("the search thread panicked")]
     ThreadPanicked,

@@ -46,6 +46,7 @@ mod hints;
 mod limits;
 pub mod nboard;
 pub mod pattern;
+pub mod probcut;
 mod rng;
 mod search;
 mod solver;

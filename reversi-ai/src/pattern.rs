@@ -17,6 +17,7 @@
 //! ([`Weights::embedded`], feature `embedded-weights`).
 
 use crate::bits::{legal, TERNARY};
+use crate::probcut::ProbCut;
 
 /// Weights are stored and scores computed in 1/`UNITS_PER_DISC` of a disc.
 pub const UNITS_PER_DISC: i32 = 256;
@@ -41,8 +42,9 @@ pub const fn stage(empties: u32) -> usize {
     (e / 4) as usize
 }
 
-/// The format version written in and expected of a weights file.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest format version of a weights file: version 2 adds the Multi-ProbCut parameters
+/// ([`ProbCut`]) after the weights; version 1 files (weights alone) are still read.
+pub const FORMAT_VERSION: u32 = 2;
 const MAGIC: &[u8; 4] = b"RVPW";
 const HEADER: usize = 16;
 
@@ -374,7 +376,7 @@ pub enum WeightsError {
         found: [u8; 4],
     },
     /// A format version this library does not read.
-    #[error("weights format version {found} (this library reads version {expected})")]
+    #[error("weights format version {found} (this library reads versions 1 to {expected})")]
     Version {
         /// Version in the file.
         found: u32,
@@ -406,6 +408,9 @@ pub enum WeightsError {
         /// Checksum of the content.
         computed: u64,
     },
+    /// The Multi-ProbCut section of a version 2 file holds a value out of range.
+    #[error("the weights file's ProbCut parameters are invalid")]
+    ProbCut,
     /// The library was built without embedded weights (feature `embedded-weights`).
     #[error("this build has no embedded weights (feature embedded-weights is off)")]
     NotEmbedded,
@@ -444,6 +449,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Weights {
     w: Vec<i16>,
+    probcut: Option<ProbCut>,
 }
 
 impl std::fmt::Debug for Weights {
@@ -467,6 +473,7 @@ impl Weights {
     pub fn zero() -> Weights {
         Weights {
             w: vec![0; STAGES * PER_STAGE],
+            probcut: None,
         }
     }
 
@@ -514,7 +521,40 @@ impl Weights {
         }
     }
 
-    /// The file form: header, weights, checksum.
+    /// The Multi-ProbCut parameters stored with these weights (fitted by the `train` example's
+    /// `--fit-probcut`), if any: without them the Expert level searches full width.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(reversi_ai::pattern::Weights::zero().probcut().is_none());
+    /// ```
+    #[must_use]
+    pub fn probcut(&self) -> Option<&ProbCut> {
+        self.probcut.as_ref()
+    }
+
+    /// These weights with Multi-ProbCut parameters (written with them by
+    /// [`Weights::to_bytes`], format version 2).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::pattern::Weights;
+    /// use reversi_ai::probcut::{Cut, ProbCut};
+    /// let pc = ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 2.5 });
+    /// let w = Weights::zero().with_probcut(Some(pc.clone()));
+    /// let back = Weights::from_bytes(&w.to_bytes()).unwrap();
+    /// assert_eq!(back.probcut(), Some(&pc));
+    /// ```
+    #[must_use]
+    pub fn with_probcut(mut self, probcut: Option<ProbCut>) -> Weights {
+        self.probcut = probcut;
+        self
+    }
+
+    /// The file form: header, weights, the ProbCut parameters when there are (version 2),
+    /// checksum.
     ///
     /// # Examples
     ///
@@ -524,13 +564,17 @@ impl Weights {
     /// ```
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 2 * self.w.len() + 8);
+        let mut out = Vec::with_capacity(HEADER + 2 * self.w.len() + ProbCut::BYTES + 8);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let version: u32 = if self.probcut.is_some() { 2 } else { 1 };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(STAGES as u32).to_le_bytes());
         out.extend_from_slice(&(PER_STAGE as u32).to_le_bytes());
         for &x in &self.w {
             out.extend_from_slice(&x.to_le_bytes());
+        }
+        if let Some(pc) = &self.probcut {
+            out.extend_from_slice(&pc.to_bytes());
         }
         let h = fnv1a(&out);
         out.extend_from_slice(&h.to_le_bytes());
@@ -565,7 +609,7 @@ impl Weights {
             return Err(WeightsError::BadMagic { found: magic });
         }
         let version = word(4);
-        if version != FORMAT_VERSION {
+        if version == 0 || version > FORMAT_VERSION {
             return Err(WeightsError::Version {
                 found: version,
                 expected: FORMAT_VERSION,
@@ -581,7 +625,8 @@ impl Weights {
             });
         }
         let n = STAGES * PER_STAGE;
-        let expected = HEADER + 2 * n + 8;
+        let extra = if version >= 2 { ProbCut::BYTES } else { 0 };
+        let expected = HEADER + 2 * n + extra + 8;
         if bytes.len() < expected {
             return Err(WeightsError::Truncated {
                 len: bytes.len(),
@@ -602,11 +647,16 @@ impl Weights {
         if found != computed {
             return Err(WeightsError::Checksum { found, computed });
         }
-        let w = body[HEADER..]
+        let w = body[HEADER..HEADER + 2 * n]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        Ok(Weights { w })
+        let probcut = if version >= 2 {
+            Some(ProbCut::from_bytes(&body[HEADER + 2 * n..]).ok_or(WeightsError::ProbCut)?)
+        } else {
+            None
+        };
+        Ok(Weights { w, probcut })
     }
 
     /// The weights shipped with the library (trained by the `train` example), read once.

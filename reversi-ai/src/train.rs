@@ -580,3 +580,130 @@ pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(&StageReport)) -> Train
         validation,
     }
 }
+
+/// The settings of [`fit_probcut`].
+///
+/// # Examples
+///
+/// ```
+/// let c = reversi_ai::train::ProbCutConfig::new(3);
+/// assert_eq!(c.seed, 3);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ProbCutConfig {
+    /// Seed of the games the positions come from.
+    pub seed: u64,
+    /// Positions measured.
+    pub positions: usize,
+    /// The deepest search measured (every depth from 0 up is searched).
+    pub max_depth: u32,
+    /// Positions have at least this many empty squares.
+    pub min_empties: u32,
+    /// Threads.
+    pub threads: usize,
+}
+
+impl ProbCutConfig {
+    /// The defaults with a seed: 2000 positions of 14 to 60 empties, searched up to 10 plies,
+    /// one thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::ProbCutConfig::new(1).max_depth, 10);
+    /// ```
+    #[must_use]
+    pub fn new(seed: u64) -> ProbCutConfig {
+        ProbCutConfig {
+            seed,
+            positions: 2000,
+            max_depth: 10,
+            min_empties: 14,
+            threads: 1,
+        }
+    }
+}
+
+/// Measures the trained search (full width) on positions of games played as for training
+/// (see the module's documentation), every depth from 0 to [`ProbCutConfig::max_depth`], and
+/// fits the Multi-ProbCut parameters on the pairs (deep, shallow) ([`ProbCut::fit`]). Returns
+/// them with the samples, or `None` when too few positions were measured.
+///
+/// [`ProbCut::fit`]: crate::probcut::ProbCut::fit
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::pattern::Weights;
+/// use reversi_ai::train::{fit_probcut, ProbCutConfig};
+/// let mut c = ProbCutConfig::new(1);
+/// c.positions = 40;
+/// c.max_depth = 4;
+/// let (pc, samples) = fit_probcut(&Weights::zero(), &c).unwrap();
+/// assert_eq!(samples.len(), 40 * 2);
+/// assert!(pc.cut(40, 4).sigma >= 0.0);
+/// ```
+#[must_use]
+pub fn fit_probcut(
+    w: &Weights,
+    cfg: &ProbCutConfig,
+) -> Option<(crate::probcut::ProbCut, Vec<crate::probcut::Sample>)> {
+    use crate::probcut::{shallow_depth, ProbCut, Sample, MIN_DEPTH};
+    let mut tc = TrainConfig::new(cfg.seed);
+    tc.validation_every = 0;
+    let mut positions: Vec<(u64, u64)> = Vec::new();
+    let mut games = 64;
+    while positions.len() < cfg.positions && games <= 1 << 20 {
+        tc.games = games;
+        positions = play_games(&tc)
+            .into_iter()
+            .filter(|x| (!(x.p | x.o)).count_ones() >= cfg.min_empties)
+            .map(|x| (x.p, x.o))
+            .collect();
+        games *= 2;
+    }
+    // Evenly spread over the games (consecutive positions of a game are alike).
+    let step = (positions.len() / cfg.positions.max(1)).max(1);
+    let chosen: Vec<(u64, u64)> = positions
+        .into_iter()
+        .step_by(step)
+        .take(cfg.positions)
+        .collect();
+    let chunk = chosen.len().div_ceil(cfg.threads.max(1)).max(1);
+    let samples: Vec<Sample> = std::thread::scope(|scope| {
+        let handles: Vec<_> = chosen
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let (mut tt, mut end) = (TransTable::new(18), TransTable::new(4));
+                    let stop = AtomicBool::new(false);
+                    let mut out = Vec::new();
+                    for &(p, o) in part {
+                        tt.clear();
+                        let mut s = Search::new(&mut tt, &mut end, &stop, None, None);
+                        s.weights = Some(w);
+                        let v: Vec<f32> = (0..=cfg.max_depth)
+                            .map(|d| s.trained_score(p, o, d) as f32 / UNITS_PER_DISC as f32)
+                            .collect();
+                        let empties = (!(p | o)).count_ones();
+                        for d in MIN_DEPTH..=cfg.max_depth {
+                            out.push(Sample {
+                                empties,
+                                depth: d,
+                                shallow: v[shallow_depth(d) as usize],
+                                deep: v[d as usize],
+                            });
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a measuring thread panicked"))
+            .collect()
+    });
+    ProbCut::fit(&samples).map(|pc| (pc, samples))
+}

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use reversi_ai::pattern::{Weights, WeightsError, PER_STAGE, STAGES};
+use reversi_ai::probcut::{Cut, ProbCut};
 #[cfg(feature = "train")]
 use reversi_ai::train::{train, TrainConfig};
 
@@ -29,14 +30,21 @@ fn weights_round_trip_and_every_header_error_is_typed() {
         Err(WeightsError::BadMagic { .. })
     ));
     let mut bad = b.clone();
-    bad[4] = 2;
+    bad[4] = 3;
     assert_eq!(
         Weights::from_bytes(&bad),
         Err(WeightsError::Version {
-            found: 2,
-            expected: 1
+            found: 3,
+            expected: 2
         })
     );
+    // A version 1 file said to be version 2 lacks the ProbCut section.
+    let mut bad = b.clone();
+    bad[4] = 2;
+    assert!(matches!(
+        Weights::from_bytes(&bad),
+        Err(WeightsError::Truncated { .. })
+    ));
     let mut bad = b.clone();
     bad[8] = 3;
     assert!(matches!(
@@ -60,6 +68,44 @@ fn weights_round_trip_and_every_header_error_is_typed() {
         Weights::from_bytes(&bad),
         Err(WeightsError::Checksum { .. })
     ));
+}
+
+/// Re-signs a weights file after a change (its last 8 bytes are FNV-1a of the rest).
+fn resign(b: &mut [u8]) {
+    let n = b.len() - 8;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &x in &b[..n] {
+        h ^= u64::from(x);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    b[n..].copy_from_slice(&h.to_le_bytes());
+}
+
+#[test]
+fn probcut_parameters_travel_with_the_weights_and_bad_ones_are_refused() {
+    let pc = ProbCut::uniform(Cut {
+        a: 1.1,
+        b: -0.25,
+        sigma: 3.5,
+    });
+    let w = sample_weights().with_probcut(Some(pc.clone()));
+    let b = w.to_bytes();
+    assert_eq!(u32::from_le_bytes([b[4], b[5], b[6], b[7]]), 2);
+    let back = Weights::from_bytes(&b).unwrap();
+    assert_eq!(back.probcut(), Some(&pc));
+    assert_eq!(back, w);
+    // Without them the file is version 1, as before.
+    let v1 = sample_weights().to_bytes();
+    assert_eq!(v1[4], 1);
+    assert!(Weights::from_bytes(&v1).unwrap().probcut().is_none());
+    // A NaN slope, a negative deviation: refused even with a valid checksum.
+    let first_cut = b.len() - 8 - ProbCut::BYTES;
+    for (offset, value) in [(0usize, f32::NAN), (8, -1.0), (0, 0.0)] {
+        let mut bad = b.clone();
+        bad[first_cut + offset..first_cut + offset + 4].copy_from_slice(&value.to_le_bytes());
+        resign(&mut bad);
+        assert_eq!(Weights::from_bytes(&bad), Err(WeightsError::ProbCut));
+    }
 }
 
 #[cfg(feature = "embedded-weights")]

@@ -468,7 +468,7 @@ pub(super) fn order_end_body<G: SearchGen>(
             };
             s += v * w_search;
         } else if sort_depth > 0 {
-            let v = -mid::<G, true>(g, sr, np, no, sort_depth - 1, -INF, INF);
+            let v = -mid::<G, ORDERING>(g, sr, np, no, sort_depth - 1, -INF, INF);
             s += v * w_search;
         }
         s

@@ -35,40 +35,50 @@ pub(super) fn order_eval<G: SearchGen>(g: G, p: u64, o: u64) -> i32 {
     wm * mob + wp * pot + wc * corners + ws * stable
 }
 
-/// The evaluation at the leaves of [`mid`]: the Hard evaluation, or in the endgame's ordering
-/// searches (`ORD`) the trained evaluation when the search has weights, else [`order_eval`].
+/// What a midgame search ([`mid`]) evaluates with: the Hard evaluation (points)...
+pub(crate) const HARD: u8 = 0;
+/// ... the endgame's ordering searches (the trained evaluation when the search has weights,
+/// else [`order_eval`])...
+pub(crate) const ORDERING: u8 = 1;
+/// ... or the trained evaluation of the Expert level, in 1/256 disc, selective (Multi-ProbCut)
+/// when the search has cut parameters ([`Search::probcut`]).
+pub(crate) const TRAINED: u8 = 2;
+
+/// The evaluation at the leaves of [`mid`] of kind `K` (the trained kinds fall back to
+/// [`order_eval`] without weights).
 #[inline(always)]
-pub(super) fn leaf<G: SearchGen, const ORD: bool>(g: G, sr: &Search<'_>, p: u64, o: u64) -> i32 {
-    if ORD {
-        match sr.weights {
-            Some(w) => {
-                let mob = legal(g, p, o).count_ones() as i32 - legal(g, o, p).count_ones() as i32;
-                w.eval_with_mobility(p, o, mob)
+pub(super) fn leaf<G: SearchGen, const K: u8>(g: G, sr: &Search<'_>, p: u64, o: u64) -> i32 {
+    if K == HARD {
+        return hard(g, p, o);
+    }
+    match sr.weights {
+        Some(w) => {
+            let (mine, theirs) = (legal(g, p, o), legal(g, o, p));
+            if K == TRAINED && mine == 0 && theirs == 0 {
+                return (p.count_ones() as i32 - o.count_ones() as i32) * UNITS_PER_DISC;
             }
-            None => order_eval(g, p, o),
+            w.eval_with_mobility(p, o, mine.count_ones() as i32 - theirs.count_ones() as i32)
         }
-    } else {
-        hard(g, p, o)
+        None => order_eval(g, p, o),
     }
 }
 
 /// The score of a finished game in [`mid`]: the disc difference in the units of the trained
-/// evaluation when an ordering search runs on it, else [`Search::mid_terminal`].
+/// evaluation when a search runs on it, else [`Search::mid_terminal`].
 #[inline(always)]
-pub(super) fn mid_end<const ORD: bool>(sr: &Search<'_>, p: u64, o: u64) -> i32 {
-    if ORD && sr.weights.is_some() {
+pub(super) fn mid_end<const K: u8>(sr: &Search<'_>, p: u64, o: u64) -> i32 {
+    if K != HARD && sr.weights.is_some() {
         (p.count_ones() as i32 - o.count_ones() as i32) * UNITS_PER_DISC
     } else {
         Search::mid_terminal(p, o)
     }
 }
 
-/// Alpha-beta (PVS), `depth` plies, on the Hard evaluation, or on [`order_eval`] when `ORD`
-/// (the endgame's ordering searches). The two kinds keep their scores apart in the table:
-/// an ordering search files a position (`p`, `o`) under the key (`p | o`, `o`), which no
-/// position has.
+/// Alpha-beta (PVS), `depth` plies, on the evaluation of kind `K` ([`HARD`], [`ORDERING`],
+/// [`TRAINED`]). The ordering searches keep their scores apart in the table: they file a
+/// position (`p`, `o`) under the key (`p | o`, `o`), which no position has.
 #[inline(always)]
-pub(super) fn mid<G: SearchGen, const ORD: bool>(
+pub(super) fn mid<G: SearchGen, const K: u8>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -77,15 +87,19 @@ pub(super) fn mid<G: SearchGen, const ORD: bool>(
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    if ORD {
-        g.call::<MID_ORD>(sr, p, o, alpha, beta, depth, 0)
-    } else {
-        g.call::<MID>(sr, p, o, alpha, beta, depth, 0)
+    match K {
+        HARD => g.call::<MID>(sr, p, o, alpha, beta, depth, 0),
+        ORDERING => g.call::<MID_ORD>(sr, p, o, alpha, beta, depth, 0),
+        _ => g.call::<MID_TRAINED>(sr, p, o, alpha, beta, depth, 0),
     }
 }
 
+/// Weights of squares for the trained search's ordering at low depth: corners first,
+/// X-squares last.
+const X_SQUARES: u64 = 0x4200_0000_0000_4200;
+
 #[inline(always)]
-pub(super) fn mid_body<G: SearchGen, const ORD: bool>(
+pub(super) fn mid_body<G: SearchGen, const K: u8>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -98,19 +112,25 @@ pub(super) fn mid_body<G: SearchGen, const ORD: bool>(
         return 0;
     }
     if depth == 0 {
-        return leaf::<G, ORD>(g, sr, p, o);
+        return leaf::<G, K>(g, sr, p, o);
     }
     let moves = legal(g, p, o);
     if moves == 0 {
         if legal(g, o, p) == 0 {
-            return mid_end::<ORD>(sr, p, o);
+            return mid_end::<K>(sr, p, o);
         }
-        return -mid::<G, ORD>(g, sr, o, p, depth - 1, -beta, -alpha);
+        // A pass costs the Hard and ordering searches a ply; the trained search keeps it.
+        let d = if K == TRAINED { depth } else { depth - 1 };
+        return -mid::<G, K>(g, sr, o, p, d, -beta, -alpha);
     }
     if depth == 1 {
-        if ORD {
+        if K != HARD {
             if let Some(w) = sr.weights {
-                return pattern_children(g, sr, w, p, o, moves, beta);
+                return if K == TRAINED {
+                    pattern_children::<G, true>(g, sr, w, p, o, moves, beta)
+                } else {
+                    pattern_children::<G, false>(g, sr, w, p, o, moves, beta)
+                };
             }
         }
         let mut best = -INF;
@@ -120,7 +140,7 @@ pub(super) fn mid_body<G: SearchGen, const ORD: bool>(
             mm &= mm - 1;
             let f = flips(g, p, o, sq);
             sr.nodes += 1;
-            let s = -leaf::<G, ORD>(g, sr, o ^ f, p ^ f ^ (1 << sq));
+            let s = -leaf::<G, K>(g, sr, o ^ f, p ^ f ^ (1 << sq));
             if s > best {
                 best = s;
                 if s >= beta {
@@ -130,7 +150,7 @@ pub(super) fn mid_body<G: SearchGen, const ORD: bool>(
         }
         return best;
     }
-    let key = mid_key::<ORD>(p, o);
+    let key = mid_key::<K>(p, o);
     let mut tt_mv = NO_MOVE;
     if let Some(e) = sr.mid_tt.probe(key.0, key.1) {
         tt_mv = e.mv;
@@ -147,28 +167,40 @@ pub(super) fn mid_body<G: SearchGen, const ORD: bool>(
             }
         }
     }
+    if K == TRAINED && depth >= probcut::MIN_DEPTH {
+        if let Some(cut) = probcut_test::<G>(g, sr, p, o, depth, alpha, beta) {
+            return cut;
+        }
+        if sr.aborted {
+            return 0;
+        }
+    }
     let mut list = move_list(g, p, o, moves);
     if depth >= 3 {
         // The children probe the table too (from 2 plies): their buckets load while the moves
         // are ordered.
         for m in &list.m[..list.n] {
             let (np, no) = child(p, o, m);
-            let key = mid_key::<ORD>(np, no);
+            let key = mid_key::<K>(np, no);
             sr.mid_tt.prefetch(sr.mid_tt.slot(key.0, key.1, false));
         }
     }
-    // The ordering searches order by mobility at every depth: the Hard evaluation costs more
-    // and orders them worse (FFO #40-#49: 13 M more nodes with it).
-    list.score_best_first(|m| {
-        let (np, no) = child(p, o, m);
-        if m.sq == tt_mv {
-            1 << 30
-        } else if depth >= 4 && !ORD {
-            -hard(g, np, no) - 8 * weighted_mobility(g, np, no)
-        } else {
-            -weighted_mobility(g, np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
-        }
-    });
+    if K == TRAINED {
+        order_trained(g, sr, p, o, depth, tt_mv, &mut list);
+    } else {
+        // The ordering searches order by mobility at every depth: the Hard evaluation costs
+        // more and orders them worse (FFO #40-#49: 13 M more nodes with it).
+        list.score_best_first(|m| {
+            let (np, no) = child(p, o, m);
+            if m.sq == tt_mv {
+                1 << 30
+            } else if depth >= 4 && K == HARD {
+                -hard(g, np, no) - 8 * weighted_mobility(g, np, no)
+            } else {
+                -weighted_mobility(g, np, no) * 16 + eval::SQUARE_TABLE[m.sq as usize]
+            }
+        });
+    }
     let alpha0 = alpha;
     let mut best = -INF;
     let mut best_mv = NO_MOVE;
@@ -182,18 +214,103 @@ pub(super) fn mid_body<G: SearchGen, const ORD: bool>(
         best,
         best_mv,
         |i| i == 0,
-        |np, no, a, b| -mid::<G, ORD>(g, sr, np, no, depth - 1, a, b)
+        |np, no, a, b| -mid::<G, K>(g, sr, np, no, depth - 1, a, b)
     );
     sr.mid_tt
         .store(key.0, key.1, depth, alpha0, beta, best, best_mv);
     best
 }
 
-/// The table key of a position in [`mid`]: an ordering search (`ORD`) files (`p`, `o`) under
-/// (`p | o`, `o`), which no position has, so that the two kinds of search keep apart.
+/// Orders the moves of a node of the trained search: the table's move first; from 4 plies by
+/// the children's trained evaluation (from the parent's pattern indices) and the opponent's
+/// mobility; below, corners first, X-squares last, then the fewest replies.
 #[inline(always)]
-pub(super) fn mid_key<const ORD: bool>(p: u64, o: u64) -> (u64, u64) {
-    if ORD {
+fn order_trained<G: SearchGen>(
+    g: G,
+    sr: &Search<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    tt_mv: u8,
+    list: &mut MoveList,
+) {
+    match (depth >= 4, sr.weights) {
+        (true, Some(w)) => {
+            let view = pattern::view(o, p);
+            let deltas = pattern::square_deltas();
+            let empties = (!(p | o)).count_ones() - 1;
+            list.score_best_first(|m| {
+                if m.sq == tt_mv {
+                    return 1 << 30;
+                }
+                let (np, no) = child(p, o, m);
+                let mine = legal(g, np, no);
+                let mob = mine.count_ones() as i32 - legal(g, no, np).count_ones() as i32;
+                -w.eval_child(&view, deltas, u32::from(m.sq), m.flips, empties, mob)
+                    - 64 * mine.count_ones() as i32
+            });
+        }
+        _ => list.score_best_first(|m| {
+            if m.sq == tt_mv {
+                return 1 << 30;
+            }
+            let (np, no) = child(p, o, m);
+            let bonus = if CORNERS >> m.sq & 1 != 0 {
+                4
+            } else if X_SQUARES >> m.sq & 1 != 0 {
+                -4
+            } else {
+                0
+            };
+            bonus - legal(g, np, no).count_ones() as i32
+        }),
+    }
+}
+
+/// Multi-ProbCut at a node of the trained search: when a shallow search says, with the
+/// confidence of the search's cut parameters, that a full-depth search would fail high (at or
+/// above `beta`) or low (at or below `alpha`), that bound; `None` when neither is likely (or
+/// the search has no parameters).
+#[inline(always)]
+fn probcut_test<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> Option<i32> {
+    let pc = sr.probcut?;
+    let empties = (!(p | o)).count_ones();
+    let cut = pc.cut(empties, depth);
+    let shallow = probcut::shallow_depth(depth);
+    let unit = UNITS_PER_DISC as f32;
+    let margin = sr.probcut_t * cut.sigma;
+    // deep ~ a * shallow + b: deep >= beta is likely when shallow >= (beta + t s - b) / a.
+    let bound =
+        |v: i32, m: f32| -> i32 { (((v as f32 / unit + m - cut.b) / cut.a) * unit).round() as i32 };
+    let limit = 64 * UNITS_PER_DISC;
+    if beta < limit {
+        let hi = bound(beta, margin).clamp(-limit, limit);
+        if hi > -limit && mid::<G, TRAINED>(g, sr, p, o, shallow, hi - 1, hi) >= hi {
+            return Some(beta);
+        }
+    }
+    if alpha > -limit && !sr.aborted {
+        let lo = bound(alpha, -margin).clamp(-limit, limit);
+        if lo < limit && mid::<G, TRAINED>(g, sr, p, o, shallow, lo, lo + 1) <= lo {
+            return Some(alpha);
+        }
+    }
+    None
+}
+
+/// The table key of a position in [`mid`]: an ordering search ([`ORDERING`]) files (`p`, `o`)
+/// under (`p | o`, `o`), which no position has, so that the kinds of search keep apart.
+#[inline(always)]
+pub(super) fn mid_key<const K: u8>(p: u64, o: u64) -> (u64, u64) {
+    if K == ORDERING {
         (p | o, o)
     } else {
         (p, o)
@@ -202,10 +319,11 @@ pub(super) fn mid_key<const ORD: bool>(p: u64, o: u64) -> (u64, u64) {
 
 /// The best of the children's trained evaluations (one ply of an ordering search on the
 /// weights `w`), stopping at the first at or above `beta`: the children's evaluations come
-/// from the parent's pattern indices, updated by each move's squares.
+/// from the parent's pattern indices, updated by each move's squares. With `TERMINAL`, a
+/// child where neither side can move scores its disc difference.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(super) fn pattern_children<G: SearchGen>(
+pub(super) fn pattern_children<G: SearchGen, const TERMINAL: bool>(
     g: G,
     sr: &mut Search<'_>,
     w: &Weights,
@@ -225,8 +343,13 @@ pub(super) fn pattern_children<G: SearchGen>(
         let f = flips(g, p, o, sq);
         sr.nodes += 1;
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-        let mob = legal(g, np, no).count_ones() as i32 - legal(g, no, np).count_ones() as i32;
-        let s = -w.eval_child(&view, deltas, sq, f, empties, mob);
+        let (mine, theirs) = (legal(g, np, no), legal(g, no, np));
+        let s = if TERMINAL && mine == 0 && theirs == 0 {
+            (np.count_ones() as i32 - no.count_ones() as i32) * -UNITS_PER_DISC
+        } else {
+            let mob = mine.count_ones() as i32 - theirs.count_ones() as i32;
+            -w.eval_child(&view, deltas, sq, f, empties, mob)
+        };
         if s > best {
             best = s;
             if s >= beta {

@@ -6,6 +6,7 @@
 use crate::bits::{count_last_flip, edge_stable, odd_empties, stable, CORNERS, NEIGHBOUR};
 use crate::eval;
 use crate::pattern::{self, Weights, UNITS_PER_DISC};
+use crate::probcut::{self, ProbCut};
 use crate::time::Deadline;
 use crate::tt::{Slot, TransTable, NO_MOVE};
 use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable, Simd128};
@@ -32,6 +33,10 @@ pub(crate) struct Search<'a> {
     /// Trained weights for the endgame's ordering searches; without them those searches use
     /// [`order_eval`].
     pub weights: Option<&'a Weights>,
+    /// Multi-ProbCut parameters of the trained search; `None` searches full width.
+    pub probcut: Option<&'a ProbCut>,
+    /// How many standard deviations of the prediction a cut needs (the search's selectivity).
+    pub probcut_t: f32,
 }
 
 /// A move generation kernel that this CPU has (the value proves it), as the search runs it.
@@ -107,6 +112,8 @@ impl<'a> Search<'a> {
             end_tt,
             kernel: SearchKernel::best(),
             weights: None,
+            probcut: None,
+            probcut_t: probcut::DEFAULT_T,
         }
     }
 
@@ -166,8 +173,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Midgame search of each root move; returns the moves with their scores, best first (the
-    /// scores of moves after the first are bounds unless `all_exact`).
+    /// Midgame search of each root move on the Hard evaluation; returns the moves with their
+    /// scores, best first (the scores of moves after the first are bounds unless `all_exact`).
     pub fn mid_root(
         &mut self,
         p: u64,
@@ -178,10 +185,69 @@ impl<'a> Search<'a> {
     ) -> Option<Vec<(u8, i32)>> {
         match self.kernel {
             #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-            SearchKernel::Portable(g) => mid_root(g, self, p, o, depth, order, all_exact),
-            SearchKernel::Avx2(g) => mid_root(g, self, p, o, depth, order, all_exact),
-            SearchKernel::Avx512(g) => mid_root(g, self, p, o, depth, order, all_exact),
-            SearchKernel::Simd128(g) => mid_root(g, self, p, o, depth, order, all_exact),
+            SearchKernel::Portable(g) => {
+                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
+            }
+            SearchKernel::Avx2(g) => {
+                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
+            }
+            SearchKernel::Avx512(g) => {
+                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
+            }
+            SearchKernel::Simd128(g) => {
+                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
+            }
+        }
+    }
+
+    /// Midgame search of each root move on the trained evaluation ([`Search::weights`] must be
+    /// set), selective with [`Search::probcut`]: the moves with their scores in 1/256 disc,
+    /// best first (bounds after the first unless `all_exact`). Stopped before the end, the
+    /// moves searched so far come first and the rest score `-INF`; `None` when none was.
+    pub fn trained_root(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        order: &[u8],
+        all_exact: bool,
+    ) -> Option<Vec<(u8, i32)>> {
+        let partial = !all_exact;
+        match self.kernel {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+            SearchKernel::Portable(g) => {
+                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
+            }
+            SearchKernel::Avx2(g) => {
+                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
+            }
+            SearchKernel::Avx512(g) => {
+                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
+            }
+            SearchKernel::Simd128(g) => {
+                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
+            }
+        }
+    }
+
+    #[cfg(feature = "train")]
+    /// The trained search's score of the position itself, `depth` plies, full window (used to
+    /// fit the cut parameters).
+    pub fn trained_score(&mut self, p: u64, o: u64, depth: u32) -> i32 {
+        match self.kernel {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+            SearchKernel::Portable(g) => {
+                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
+            }
+            SearchKernel::Avx2(g) => {
+                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
+            }
+            SearchKernel::Avx512(g) => {
+                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
+            }
+            SearchKernel::Simd128(g) => {
+                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
+            }
         }
     }
 
@@ -265,6 +331,7 @@ mod root;
 pub(crate) use endgame::end_slot;
 use endgame::*;
 use midgame::*;
+pub(crate) use midgame::{HARD, ORDERING, TRAINED};
 use movelist::*;
 use root::*;
 
@@ -282,6 +349,7 @@ const SHALLOW: u8 = 3;
 const SOLVE4: u8 = 4;
 const SOLVE3: u8 = 5;
 const SOLVE2: u8 = 6;
+const MID_TRAINED: u8 = 7;
 
 /// The recursive routine `R` with its arguments: the window, and `a`, `b` as the routine needs
 /// (the depth or the empties in `a`; the squares of `solve2` in `a` and `b`; those of `solve3`
@@ -299,8 +367,9 @@ fn routine<G: SearchGen, const R: u8>(
     b: u32,
 ) -> i32 {
     match R {
-        MID => mid_body::<G, false>(g, sr, p, o, a, alpha, beta),
-        MID_ORD => mid_body::<G, true>(g, sr, p, o, a, alpha, beta),
+        MID => mid_body::<G, HARD>(g, sr, p, o, a, alpha, beta),
+        MID_ORD => mid_body::<G, ORDERING>(g, sr, p, o, a, alpha, beta),
+        MID_TRAINED => mid_body::<G, TRAINED>(g, sr, p, o, a, alpha, beta),
         END => end_body(g, sr, p, o, alpha, beta, a),
         SHALLOW => shallow_body(g, sr, p, o, alpha, beta, a),
         SOLVE4 => solve4_body(g, sr, p, o, alpha, beta),
@@ -533,12 +602,12 @@ mod tests {
             let hard_only = {
                 let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
                 let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
-                mid::<_, false>(Portable, &mut s, p, o, 5, -INF, INF)
+                mid::<_, HARD>(Portable, &mut s, p, o, 5, -INF, INF)
             };
             let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
             let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
-            let ordering = mid::<_, true>(Portable, &mut s, p, o, 5, -INF, INF);
-            let after = mid::<_, false>(Portable, &mut s, p, o, 5, -INF, INF);
+            let ordering = mid::<_, ORDERING>(Portable, &mut s, p, o, 5, -INF, INF);
+            let after = mid::<_, HARD>(Portable, &mut s, p, o, 5, -INF, INF);
             assert_eq!(after, hard_only, "ordering score {ordering} leaked");
         }
     }

@@ -3,10 +3,13 @@
 
 use super::*;
 
-/// Midgame search of each root move; returns the moves with their scores, best first (the
-/// scores of moves after the first are bounds unless `all_exact`).
+/// Midgame search of kind `K` of each root move; returns the moves with their scores, best
+/// first (the scores of moves after the first are bounds unless `all_exact`). Stopped before
+/// the end: `None`, or with `partial`, the moves searched so far (when there is one) ahead of
+/// the others, which score `-INF`.
 #[inline(always)]
-pub(super) fn mid_root<G: SearchGen>(
+#[allow(clippy::too_many_arguments)]
+pub(super) fn mid_root<G: SearchGen, const K: u8>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -14,15 +17,17 @@ pub(super) fn mid_root<G: SearchGen>(
     depth: u32,
     order: &[u8],
     all_exact: bool,
+    partial: bool,
 ) -> Option<Vec<(u8, i32)>> {
     g.run(
         #[inline(always)]
-        move |g| mid_root_body::<G>(g, sr, p, o, depth, order, all_exact),
+        move |g| mid_root_body::<G, K>(g, sr, p, o, depth, order, all_exact, partial),
     )
 }
 
 #[inline(always)]
-pub(super) fn mid_root_body<G: SearchGen>(
+#[allow(clippy::too_many_arguments)]
+pub(super) fn mid_root_body<G: SearchGen, const K: u8>(
     g: G,
     sr: &mut Search<'_>,
     p: u64,
@@ -30,6 +35,7 @@ pub(super) fn mid_root_body<G: SearchGen>(
     depth: u32,
     order: &[u8],
     all_exact: bool,
+    partial: bool,
 ) -> Option<Vec<(u8, i32)>> {
     let mut out = Vec::with_capacity(order.len());
     let mut alpha = -INF;
@@ -37,22 +43,35 @@ pub(super) fn mid_root_body<G: SearchGen>(
         let f = flips(g, p, o, u32::from(sq));
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
         let s = if all_exact || i == 0 {
-            -mid::<G, false>(g, sr, np, no, depth - 1, -INF, INF)
+            -mid::<G, K>(g, sr, np, no, depth - 1, -INF, INF)
         } else {
-            let s = -mid::<G, false>(g, sr, np, no, depth - 1, -alpha - 1, -alpha);
+            let s = -mid::<G, K>(g, sr, np, no, depth - 1, -alpha - 1, -alpha);
             if s > alpha && !sr.aborted {
-                -mid::<G, false>(g, sr, np, no, depth - 1, -INF, -alpha)
+                -mid::<G, K>(g, sr, np, no, depth - 1, -INF, -alpha)
             } else {
                 s
             }
         };
         if sr.aborted {
-            return None;
+            break;
         }
         alpha = alpha.max(s);
         out.push((sq, s));
     }
+    if sr.aborted && (!partial || out.is_empty()) {
+        return None;
+    }
+    // Stable sort: among equal scores, the earlier (better ordered) move stays first.
     out.sort_by_key(|m| std::cmp::Reverse(m.1));
+    if sr.aborted {
+        // Only a move that beat the first one counts; the rest were not searched.
+        let rest: Vec<(u8, i32)> = order
+            .iter()
+            .filter(|q| !out.iter().any(|m| m.0 == **q))
+            .map(|&q| (q, -INF))
+            .collect();
+        out.extend(rest);
+    }
     Some(out)
 }
 
@@ -91,7 +110,7 @@ pub(super) fn order_root_end_body<G: SearchGen>(
     let mut best = -INF;
     for m in &mut list.m[..list.n] {
         let (np, no) = child(p, o, m);
-        let v = -mid::<G, true>(g, sr, np, no, depth - 1, -INF, INF);
+        let v = -mid::<G, ORDERING>(g, sr, np, no, depth - 1, -INF, INF);
         best = best.max(v);
         m.score = v * 8 - weighted_mobility(g, np, no);
     }

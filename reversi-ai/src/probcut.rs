@@ -1,0 +1,372 @@
+//! Multi-ProbCut, the selective part of the Expert level's midgame search.
+//!
+//! A search `d` plies deep and one [`shallow_depth`]`(d)` plies deep of the same position give
+//! related scores: over many positions, `deep ≈ a · shallow + b`, with an error of standard
+//! deviation `σ`. At a node of depth `d`, when the shallow search says that the deep one would
+//! land at or above `beta` (at or below `alpha`) with `t · σ` to spare, the node is cut without
+//! the deep search. The parameters `a`, `b` and `σ` depend on the depth and on the game's stage
+//! (the number of empty squares); they are fitted from the scores of real searches
+//! ([`ProbCut::fit`]) by the `train` example, and stored with the trained weights
+//! ([`crate::pattern::Weights::probcut`]).
+
+/// The shallowest node that is tested for a cut.
+pub const MIN_DEPTH: u32 = 3;
+/// The deepest node with its own parameters (deeper nodes use this depth's).
+pub const MAX_DEPTH: u32 = 30;
+/// Stages of the parameters: by tens of empty squares (1-10, 11-20, ..., 51-60).
+pub const STAGES: usize = 6;
+/// The default selectivity: a cut needs the prediction to clear the bound by this many
+/// standard deviations.
+pub const DEFAULT_T: f32 = 1.5;
+
+/// The depth of the shallow search that predicts a search `depth` plies deep (at least 1).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::probcut::shallow_depth;
+/// assert_eq!(shallow_depth(3), 1);
+/// assert_eq!(shallow_depth(8), 3);
+/// assert_eq!(shallow_depth(12), 5);
+/// ```
+#[must_use]
+pub const fn shallow_depth(depth: u32) -> u32 {
+    let s = depth.saturating_sub(1) / 2;
+    if s == 0 {
+        1
+    } else {
+        s
+    }
+}
+
+/// The stage of the parameters for a position with `empties` empty squares.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::probcut::{stage, STAGES};
+/// assert_eq!(stage(10), 0);
+/// assert_eq!(stage(11), 1);
+/// assert_eq!(stage(60), STAGES - 1);
+/// ```
+#[must_use]
+pub const fn stage(empties: u32) -> usize {
+    let s = (empties.saturating_sub(1) / 10) as usize;
+    if s >= STAGES {
+        STAGES - 1
+    } else {
+        s
+    }
+}
+
+/// The prediction of a deep search by a shallow one, in discs: `deep ≈ a · shallow + b`, with
+/// an error of standard deviation `sigma`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cut {
+    /// Slope.
+    pub a: f32,
+    /// Offset, in discs.
+    pub b: f32,
+    /// Standard deviation of the error, in discs.
+    pub sigma: f32,
+}
+
+/// One measurement for the fit: a position's scores at two depths, in discs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Empty squares of the position.
+    pub empties: u32,
+    /// The deep search's depth (the shallow one's is [`shallow_depth`] of it).
+    pub depth: u32,
+    /// The shallow search's score.
+    pub shallow: f32,
+    /// The deep search's score.
+    pub deep: f32,
+}
+
+/// The cut parameters of every stage and depth.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::probcut::{ProbCut, Sample};
+/// // Deep scores that are the shallow ones plus one disc, give or take a half.
+/// let samples: Vec<Sample> = (0..400)
+///     .map(|i| {
+///         let x = (i % 40) as f32 - 20.0;
+///         let noise = if i % 2 == 0 { 0.5 } else { -0.5 };
+///         Sample { empties: 35, depth: 6, shallow: x, deep: x + 1.0 + noise }
+///     })
+///     .collect();
+/// let pc = ProbCut::fit(&samples).unwrap();
+/// let c = pc.cut(35, 6);
+/// assert!((c.a - 1.0).abs() < 0.01 && (c.b - 1.0).abs() < 0.01);
+/// assert!((c.sigma - 0.5).abs() < 0.01);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbCut {
+    cuts: Vec<Cut>,
+}
+
+// Every value is finite (`from_bytes` and `fit` make no NaN), so equality is an equivalence.
+impl Eq for ProbCut {}
+
+/// Rows of the table per stage: depths `0..=MAX_DEPTH`.
+const ROWS: usize = MAX_DEPTH as usize + 1;
+/// Fewest samples for a stage and depth to be fitted from its own data.
+const MIN_SAMPLES: usize = 30;
+
+impl ProbCut {
+    /// The parameters of a node of `depth` plies in a position with `empties` empty squares.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{Cut, ProbCut};
+    /// let pc = ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 3.0 });
+    /// assert_eq!(pc.cut(40, 99).sigma, 3.0);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn cut(&self, empties: u32, depth: u32) -> Cut {
+        self.cuts[stage(empties) * ROWS + depth.min(MAX_DEPTH) as usize]
+    }
+
+    /// The same parameters at every stage and depth.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{Cut, ProbCut};
+    /// let c = Cut { a: 1.0, b: 0.0, sigma: 2.0 };
+    /// assert_eq!(ProbCut::uniform(c).cut(20, 5), c);
+    /// ```
+    #[must_use]
+    pub fn uniform(cut: Cut) -> ProbCut {
+        ProbCut {
+            cuts: vec![cut; STAGES * ROWS],
+        }
+    }
+
+    /// Fits the parameters: for each stage and depth with enough samples, `a` and `b` by least
+    /// squares and `σ` as the error's standard deviation; per stage, `σ` of the depths without
+    /// enough samples from a straight line fitted through the measured depths (never below
+    /// the deepest measured one), `a` and `b` from the nearest measured depth; a stage without
+    /// any measured depth takes the nearest stage's parameters. `None` without any stage and
+    /// depth of enough samples.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::ProbCut;
+    /// assert!(ProbCut::fit(&[]).is_none());
+    /// ```
+    #[must_use]
+    pub fn fit(samples: &[Sample]) -> Option<ProbCut> {
+        let mut measured: Vec<Option<Cut>> = vec![None; STAGES * ROWS];
+        for s in 0..STAGES {
+            for d in MIN_DEPTH..=MAX_DEPTH {
+                let xs: Vec<(f64, f64)> = samples
+                    .iter()
+                    .filter(|x| stage(x.empties) == s && x.depth == d)
+                    .map(|x| (f64::from(x.shallow), f64::from(x.deep)))
+                    .collect();
+                if xs.len() >= MIN_SAMPLES {
+                    measured[s * ROWS + d as usize] = Some(regress(&xs));
+                }
+            }
+        }
+        let stages: Vec<Option<Vec<Cut>>> = (0..STAGES)
+            .map(|s| fill_depths(&measured[s * ROWS..(s + 1) * ROWS]))
+            .collect();
+        let any = stages.iter().position(Option::is_some)?;
+        let mut cuts = Vec::with_capacity(STAGES * ROWS);
+        for s in 0..STAGES {
+            // The nearest stage with measurements (the lower one on a tie).
+            let near = (0..STAGES)
+                .filter(|&t| stages[t].is_some())
+                .min_by_key(|&t| (t.abs_diff(s), t))
+                .unwrap_or(any);
+            cuts.extend_from_slice(stages[near].as_deref().unwrap_or_default());
+        }
+        Some(ProbCut { cuts })
+    }
+
+    /// The parameters as bytes (little-endian `f32` triples, stage after stage, depth after
+    /// depth), as stored in a weights file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{Cut, ProbCut};
+    /// let pc = ProbCut::uniform(Cut { a: 1.0, b: 0.5, sigma: 2.0 });
+    /// assert_eq!(ProbCut::from_bytes(&pc.to_bytes()), Some(pc));
+    /// ```
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(Self::BYTES);
+        for c in &self.cuts {
+            for x in [c.a, c.b, c.sigma] {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The length of [`ProbCut::to_bytes`].
+    pub const BYTES: usize = STAGES * ROWS * 12;
+
+    /// Reads [`ProbCut::to_bytes`]; `None` when the length is not [`ProbCut::BYTES`] or a
+    /// value is not finite, a slope not positive or a deviation negative.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(reversi_ai::probcut::ProbCut::from_bytes(&[0; 12]).is_none());
+    /// ```
+    #[must_use]
+    pub fn from_bytes(bytes: &[u8]) -> Option<ProbCut> {
+        if bytes.len() != Self::BYTES {
+            return None;
+        }
+        let f = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        let cuts: Vec<Cut> = bytes
+            .chunks_exact(12)
+            .map(|c| Cut {
+                a: f(&c[0..4]),
+                b: f(&c[4..8]),
+                sigma: f(&c[8..12]),
+            })
+            .collect();
+        let ok = cuts.iter().all(|c| {
+            c.a.is_finite() && c.b.is_finite() && c.sigma.is_finite() && c.a > 0.0 && c.sigma >= 0.0
+        });
+        ok.then_some(ProbCut { cuts })
+    }
+}
+
+/// Least squares `y = a x + b` and the residual's standard deviation.
+fn regress(xs: &[(f64, f64)]) -> Cut {
+    let n = xs.len() as f64;
+    let (mx, my) = (
+        xs.iter().map(|p| p.0).sum::<f64>() / n,
+        xs.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxx: f64 = xs.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    let sxy: f64 = xs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    // A slope far from 1 (or undefined) says the data is too narrow: keep 1.
+    let a = if sxx > 1e-9 {
+        (sxy / sxx).clamp(0.5, 2.0)
+    } else {
+        1.0
+    };
+    let b = my - a * mx;
+    let var = xs
+        .iter()
+        .map(|p| (p.1 - a * p.0 - b) * (p.1 - a * p.0 - b))
+        .sum::<f64>()
+        / (n - 2.0).max(1.0);
+    Cut {
+        a: a as f32,
+        b: b as f32,
+        sigma: var.sqrt() as f32,
+    }
+}
+
+/// One stage's depths from its measured ones (see [`ProbCut::fit`]); `None` without any.
+///
+/// The offset `b` depends on the parities of the two depths (a search that ends on the
+/// mover's ply scores higher than one that ends on the opponent's), so a depth without its own
+/// measurement takes `a` and `b` from the nearest measured depth of the same parities, and `σ`
+/// from there along the slope of a line through all the measured depths (not decreasing).
+fn fill_depths(measured: &[Option<Cut>]) -> Option<Vec<Cut>> {
+    let pts: Vec<(usize, Cut)> = measured
+        .iter()
+        .enumerate()
+        .filter_map(|(d, c)| c.map(|c| (d, c)))
+        .collect();
+    let n = pts.len() as f64;
+    if pts.is_empty() {
+        return None;
+    }
+    let mx = pts.iter().map(|p| p.0 as f64).sum::<f64>() / n;
+    let my = pts.iter().map(|p| f64::from(p.1.sigma)).sum::<f64>() / n;
+    let sxx: f64 = pts.iter().map(|p| (p.0 as f64 - mx).powi(2)).sum();
+    let sxy: f64 = pts
+        .iter()
+        .map(|p| (p.0 as f64 - mx) * (f64::from(p.1.sigma) - my))
+        .sum();
+    let slope = if sxx > 0.0 { (sxy / sxx).max(0.0) } else { 0.0 };
+    let class = |d: usize| (d % 2, shallow_depth(d as u32) % 2);
+    Some(
+        (0..measured.len())
+            .map(|d| match measured[d] {
+                Some(c) => c,
+                None => {
+                    let same: Vec<&(usize, Cut)> =
+                        pts.iter().filter(|p| class(p.0) == class(d)).collect();
+                    let pool = if same.is_empty() {
+                        pts.iter().collect()
+                    } else {
+                        same
+                    };
+                    let near = pool
+                        .iter()
+                        .min_by_key(|p| (p.0.abs_diff(d), p.0))
+                        .map_or(pts[0], |p| **p);
+                    let sigma = if d > near.0 {
+                        near.1.sigma + (slope * (d - near.0) as f64) as f32
+                    } else {
+                        near.1.sigma
+                    };
+                    Cut { sigma, ..near.1 }
+                }
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn unmeasured_depths_take_the_offset_of_their_parities() {
+        // Measured depths 3 to 12 with an offset that depends on the parities only, and a
+        // deviation growing by 0.1 a ply.
+        let mut m = vec![None; ROWS];
+        for d in 3..=12usize {
+            let b = match class_of(d) {
+                (0, 1) => 5.0,
+                (1, 0) => -5.0,
+                _ => 0.0,
+            };
+            m[d] = Some(Cut {
+                a: 1.0,
+                b,
+                sigma: 2.0 + 0.1 * d as f32,
+            });
+        }
+        let f = fill_depths(&m).unwrap();
+        for d in 13..=20usize {
+            let want = match class_of(d) {
+                (0, 1) => 5.0,
+                (1, 0) => -5.0,
+                _ => 0.0,
+            };
+            assert_eq!(f[d].b, want, "depth {d}");
+            assert!(
+                (f[d].sigma - (2.0 + 0.1 * d as f32)).abs() < 1e-3,
+                "depth {d}"
+            );
+        }
+        // Below the measured depths: the nearest one of the same parities (2 and 4 both end
+        // the shallow search on the mover's side, the deep one on the opponent's).
+        assert_eq!(f[2], m[4].unwrap());
+    }
+
+    fn class_of(d: usize) -> (usize, u32) {
+        (d % 2, shallow_depth(d as u32) % 2)
+    }
+}
