@@ -394,6 +394,37 @@ pub struct State {
     pub rid: Option<Value>,
 }
 
+impl State {
+    /// The `state` message as the text of one WebSocket frame, without boxing it into a
+    /// [`ServerMsg`] (the server sends a state to every member of a room).
+    ///
+    /// ```
+    /// use reversi_protocol::{ServerMsg, State};
+    ///
+    /// let text = r#"{"type":"state","kind":"online","room":"R1","game":"R1","version":1,
+    ///     "status":"waiting","board":null,"legal":[],"result":null,"seats":[],"members":[]}"#;
+    /// let ServerMsg::State(state) = serde_json::from_str(text).unwrap() else { panic!() };
+    /// assert_eq!(state.to_text(), ServerMsg::State(state.clone()).to_text());
+    /// assert!(state.to_text().starts_with(r#"{"type":"state","kind":"online""#));
+    /// ```
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        #[derive(Serialize)]
+        struct Tagged<'a> {
+            #[serde(rename = "type")]
+            tag: &'static str,
+            #[serde(flatten)]
+            state: &'a State,
+        }
+        // As `ServerMsg::to_text`: serialising cannot fail.
+        serde_json::to_string(&Tagged {
+            tag: "state",
+            state: self,
+        })
+        .unwrap_or_default()
+    }
+}
+
 impl Serialize for State {
     /// Writes the fields the server sends: every header and room field (`null` when absent,
     /// `rid` left out when absent), and the board's fields after the first game, or only

@@ -14,7 +14,7 @@ use reversi::room::{
 };
 use reversi::room_adapters::ReversiGame;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::link::{next_backoff, Link, BACKOFF_MIN};
@@ -23,9 +23,10 @@ use crate::db::{GameRecord, Reader, Write};
 use crate::finished;
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::online::{
-    game_over, log_end, online_id, parse_online_id, record, room_refusal, seat_color, state_msg,
+    game_over, log_end, matched, online_id, parse_online_id, record, room_refusal, state_msg,
+    state_text,
 };
-use crate::protocol::{color_name, ClientMsg, Refusal};
+use crate::protocol::{text_of, ClientMsg, Refusal, ServerMsg, StateKind};
 
 /// What nodes publish to each other, as JSON on a node's channel.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -474,7 +475,7 @@ pub(super) struct Reads {
 }
 
 impl Reads {
-    pub(super) async fn answer(&self, reader: Arc<Reader>, msg: &ClientMsg) -> Res<Value> {
+    pub(super) async fn answer(&self, reader: Arc<Reader>, msg: &ClientMsg) -> Res<ServerMsg> {
         let (token, game, game_no, limit) = match msg {
             ClientMsg::Record {
                 game,
@@ -803,17 +804,6 @@ async fn io_task(
     }
 }
 
-fn text_of(v: &Value, rid: Option<&Value>) -> Utf8Bytes {
-    match rid {
-        Some(r) => {
-            let mut v = v.clone();
-            v["rid"] = r.clone();
-            Utf8Bytes::from(v.to_string())
-        }
-        None => Utf8Bytes::from(v.to_string()),
-    }
-}
-
 fn parse_entry(e: &str) -> Option<(u64, String)> {
     let mut it = e.split('|');
     let p = it.next()?.parse().ok()?;
@@ -885,9 +875,7 @@ impl Node {
                     };
                 if let Err(r) = refused {
                     tracing::debug!(code = %r.code, request = kind, "refused");
-                    let _ = out.try_send(Utf8Bytes::from(
-                        r.to_json(Some(kind), rid.as_ref()).to_string(),
-                    ));
+                    let _ = out.try_send(text_of(&r.to_msg(Some(kind), rid.as_ref()), None));
                 }
             }
             Input::Gone { conn } => self.gone(conn).await,
@@ -964,7 +952,7 @@ impl Node {
             }) => {
                 let (o, a) = (PlayerId(offerer), PlayerId(accepter));
                 if let Err(r) = self.rematch_game(o, (a, node.clone()), rid.as_ref()).await {
-                    let text = text_of(&r.to_json(Some("rematch"), rid.as_ref()), None);
+                    let text = text_of(&r.to_msg(Some("rematch"), rid.as_ref()), None);
                     let payload = serde_json::to_string(&Wire::Deliver {
                         player: accepter,
                         text: text.as_str().to_owned(),
@@ -1003,7 +991,7 @@ impl Node {
                     let r = store_err("Redis is out of reach; the node is reconnecting");
                     let _ = l
                         .out
-                        .try_send(text_of(&r.to_json(Some(&f.kind), f.rid.as_ref()), None));
+                        .try_send(text_of(&r.to_msg(Some(&f.kind), f.rid.as_ref()), None));
                 }
             }
             Input::RedisBack => {
@@ -1347,10 +1335,12 @@ impl Node {
         }]));
         let p = PlayerId(n);
         self.bind(conn, out, p, token.clone());
-        let _ = out.try_send(text_of(
-            &json!({"type": "guest", "player": n, "token": token}),
-            rid,
-        ));
+        let guest = ServerMsg::Guest {
+            player: n,
+            token,
+            rid: None,
+        };
+        let _ = out.try_send(text_of(&guest, rid));
         Ok(p)
     }
 
@@ -1437,8 +1427,7 @@ impl Node {
                     None => {
                         self.set_act(p, Act::Waiting { entry, until });
                         self.local_timers.insert((until, p.0));
-                        let _ =
-                            out.try_send(text_of(&json!({"type": "queued", "until": until}), rid));
+                        let _ = out.try_send(text_of(&ServerMsg::Queued { until, rid: None }, rid));
                     }
                 }
             }
@@ -1459,7 +1448,7 @@ impl Node {
                     return Err(room_refusal(&RoomError::NotWaiting { player: p }));
                 }
                 self.set_act(p, Act::Idle);
-                let _ = out.try_send(text_of(&json!({"type": "queue_cancelled"}), rid));
+                let _ = out.try_send(text_of(&ServerMsg::QueueCancelled { rid: None }, rid));
             }
             ClientMsg::InviteCreate { .. } => {
                 let p = self.guest(conn, out, rid).await?;
@@ -1495,8 +1484,13 @@ impl Node {
                     },
                 );
                 self.local_timers.insert((until, p.0));
-                let v = json!({"type": "invite", "code": code, "link": parsed.link(""), "expires_at": until});
-                let _ = out.try_send(text_of(&v, rid));
+                let msg = ServerMsg::Invite {
+                    link: parsed.link(""),
+                    code,
+                    expires_at: until,
+                    rid: None,
+                };
+                let _ = out.try_send(text_of(&msg, rid));
             }
             ClientMsg::InviteCancel { .. } => {
                 let p = self.guest(conn, out, rid).await?;
@@ -1510,7 +1504,7 @@ impl Node {
                 }
                 self.set_act(p, Act::Idle);
                 let _ = out.try_send(text_of(
-                    &json!({"type": "invite_cancelled", "code": code}),
+                    &ServerMsg::InviteCancelled { code, rid: None },
                     rid,
                 ));
             }
@@ -1608,7 +1602,11 @@ impl Node {
                 }
                 self.bind(conn, out, p, token.clone());
                 let _ = out.try_send(text_of(
-                    &json!({"type": "guest", "player": n, "token": token}),
+                    &ServerMsg::Guest {
+                        player: n,
+                        token: token.clone(),
+                        rid: None,
+                    },
                     rid,
                 ));
                 // A member of a hosted room of this node is back in it.
@@ -1656,8 +1654,8 @@ impl Node {
                         let room = crate::records::decode_room(state).map_err(|e| {
                             Refusal::new("internal", format!("the room's record: {e}"))
                         })?;
-                        let v = state_msg("online", &game, &room, now).value();
-                        let _ = out.try_send(text_of(&v, rid));
+                        let state = state_msg(StateKind::Online, &game, &room, now);
+                        let _ = out.try_send(text_of(&ServerMsg::State(Box::new(state)), rid));
                     }
                     None => return Err(self.gone_room(&game).await?),
                 }
@@ -1746,7 +1744,9 @@ impl Node {
         let other_node = self.get(self.keys.at(other.0)).await?;
         match step.as_str() {
             "offered" => {
-                let v = json!({"type": "rematch_offered", "room": room});
+                let v = ServerMsg::RematchOffered {
+                    room: room.to_owned(),
+                };
                 if let Some(n) = other_node {
                     self.locs.insert(other, n);
                     if let Some(s) = self.to_player(other, text_of(&v, None), false) {
@@ -1757,7 +1757,10 @@ impl Node {
                     }
                 }
                 let _ = out.try_send(text_of(
-                    &json!({"type": "rematch_waiting", "room": room}),
+                    &ServerMsg::RematchWaiting {
+                        room: room.to_owned(),
+                        rid: None,
+                    },
                     rid,
                 ));
                 Ok(())
@@ -1946,7 +1949,7 @@ impl Node {
         tracing::info!(room = %id, black = seats[0].0, white = seats[1].0, kind, node = %self.me, "matched");
         let mut job = Job::default();
         for (seat, p) in seats.iter().enumerate() {
-            let v = json!({"type": "matched", "room": id, "seat": seat, "color": color_name(seat_color(seat))});
+            let v = matched(id.clone(), seat);
             let r = rid.filter(|(rp, _)| rp == p).map(|(_, r)| r);
             if let Some(s) = self.to_player(*p, text_of(&v, r), true) {
                 job.sends.push(s);
@@ -2220,7 +2223,7 @@ impl Node {
         let now = wall_now();
         let p = PlayerId(f.player);
         let rid = f.rid.as_ref();
-        let refuse = |r: &Refusal| text_of(&r.to_json(Some(&f.kind), rid), None);
+        let refuse = |r: &Refusal| text_of(&r.to_msg(Some(&f.kind), rid), None);
         let Some(o) = self.rooms.get_mut(&f.room) else {
             // Not ours (any more): the sender asks again at its next sweep.
             self.owners.remove(&f.room);
@@ -2305,7 +2308,7 @@ impl Node {
                     Ok(())
                 };
                 if let Some(seat) = room.seat_of(p) {
-                    let v = json!({"type": "matched", "room": f.room, "seat": seat, "color": color_name(seat_color(seat))});
+                    let v = matched(f.room.clone(), seat);
                     extra.push((p, text_of(&v, rid)));
                 }
                 r
@@ -2330,8 +2333,8 @@ impl Node {
         let req = rid.map(|r| (p, r.clone()));
         // Reconnect's state goes to the player even if it was connected already.
         if matches!(f.op, Op::Reconnect) {
-            let v = state_msg("online", &f.room, room, now).value();
-            extra.push((p, text_of(&v, None)));
+            let state = state_msg(StateKind::Online, &f.room, room, now);
+            extra.push((p, state_text(&state)));
         }
         let lost = refuse(&Refusal::new(
             "unavailable",
@@ -2394,8 +2397,8 @@ impl Node {
                 _ => {}
             }
         }
-        let mut state = state_msg("online", id, &o.room, now);
-        let text = state.text();
+        let mut state = state_msg(StateKind::Online, id, &o.room, now);
+        let text = state_text(&state);
         let members: Vec<PlayerId> = o
             .room
             .members()
@@ -2407,7 +2410,7 @@ impl Node {
             let t = match &req {
                 Some((rp, rid)) if *rp == p => {
                     state.rid = Some(rid.clone());
-                    let t = state.text();
+                    let t = state_text(&state);
                     state.rid = None;
                     t
                 }
@@ -2521,18 +2524,14 @@ impl Node {
                         .unwrap_or(0);
                     if removed == 1 {
                         self.set_act(p, Act::Idle);
-                        let _ = out.try_send(Utf8Bytes::from(
-                            json!({"type": "queue_expired"}).to_string(),
-                        ));
+                        let _ = out.try_send(text_of(&ServerMsg::QueueExpired, None));
                     }
                 }
                 Act::Inviting { code, value, until } if until <= now.0 => {
                     // The key expired with the invite; nobody took it meanwhile.
                     let _ = self.take_invite(&code, &value).await;
                     self.set_act(p, Act::Idle);
-                    let _ = out.try_send(Utf8Bytes::from(
-                        json!({"type": "invite_expired", "code": code}).to_string(),
-                    ));
+                    let _ = out.try_send(text_of(&ServerMsg::InviteExpired { code }, None));
                 }
                 _ => {}
             }
@@ -2585,7 +2584,7 @@ impl Node {
                     let r = Refusal::new("unavailable", "the room's node is not answering");
                     let _ = l
                         .out
-                        .try_send(text_of(&r.to_json(Some(&f.kind), f.rid.as_ref()), None));
+                        .try_send(text_of(&r.to_msg(Some(&f.kind), f.rid.as_ref()), None));
                 }
                 continue;
             }
