@@ -9,7 +9,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::Level;
+use crate::{ErrorCode, Level};
 
 /// Everything the server sends, as a Rust client reads it. `PROTOCOL.md` describes each message.
 ///
@@ -251,6 +251,25 @@ impl ServerMsg {
             | ServerMsg::RematchOffered { .. } => {}
         }
         self
+    }
+
+    /// The code of an `error` message, typed, when it is one of this protocol version's (a
+    /// newer server may send others: the string stays in [`ServerMsg::Error`]).
+    ///
+    /// ```
+    /// use reversi_protocol::{ErrorCode, ServerMsg};
+    ///
+    /// let text = r#"{"type":"error","code":"not_your_turn","message":"wait"}"#;
+    /// let msg: ServerMsg = serde_json::from_str(text).unwrap();
+    /// assert_eq!(msg.error_code(), Some(ErrorCode::NotYourTurn));
+    /// assert_eq!(ServerMsg::QueueExpired.error_code(), None);
+    /// ```
+    #[must_use]
+    pub fn error_code(&self) -> Option<ErrorCode> {
+        match self {
+            ServerMsg::Error { code, .. } => ErrorCode::from_name(code),
+            _ => None,
+        }
     }
 
     /// The message as the text of one WebSocket frame, as the server sends it.
