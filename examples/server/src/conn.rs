@@ -217,7 +217,10 @@ async fn dispatch(hub: &Arc<Hub>, conn: u64, out: &Out, msg: ClientMsg) {
                 None => tokio::task::spawn_blocking(move || finished::answer(&reader, &msg))
                     .await
                     .unwrap_or_else(|e| {
-                        Err(Refusal::new("internal", format!("the read failed: {e}")))
+                        Err(Refusal::new(
+                            ErrorCode::Internal,
+                            format!("the read failed: {e}"),
+                        ))
                     }),
             };
             match answer {

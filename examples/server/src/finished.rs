@@ -6,7 +6,9 @@
 use reversi::core::{Color, Game, Position};
 
 use crate::db::{GameRecord, Reader};
-use crate::protocol::{ClientMsg, Count, GameRecordView, HistoryPly, Refusal, ServerMsg};
+use crate::protocol::{
+    ClientMsg, Count, ErrorCode, GameRecordView, HistoryPly, Refusal, ServerMsg,
+};
 
 /// How many games `games` returns by default, and at most.
 const DEFAULT_LIMIT: u32 = 20;
@@ -40,25 +42,28 @@ pub fn answer(reader: &Reader, msg: &ClientMsg) -> Result<ServerMsg, Refusal> {
             let rows = reader.games_of(player, None, None, limit).map_err(db_err)?;
             games_msg(player, &rows)
         }
-        _ => Err(Refusal::new("internal", "not a read of finished games")),
+        _ => Err(Refusal::new(
+            ErrorCode::Internal,
+            "not a read of finished games",
+        )),
     }
 }
 
 /// A database error as a refusal.
 pub(crate) fn db_err(e: rusqlite::Error) -> Refusal {
-    Refusal::new("internal", format!("the database: {e}"))
+    Refusal::new(ErrorCode::Internal, format!("the database: {e}"))
 }
 
 /// The refusal for a token no guest was given.
 pub(crate) fn wrong_token() -> Refusal {
-    Refusal::new("wrong_token", "no guest was ever given this token")
+    Refusal::new(ErrorCode::WrongToken, "no guest was ever given this token")
 }
 
 /// The refusal for a game the token's player has no record of.
 pub(crate) fn no_record(game: &str) -> Refusal {
     let shown: String = game.chars().take(40).collect();
     Refusal::new(
-        "no_such_game",
+        ErrorCode::NoSuchGame,
         format!("no finished game {shown:?} of this token's player"),
     )
 }
@@ -68,7 +73,7 @@ pub(crate) fn games_limit(limit: Option<u32>) -> Result<u32, Refusal> {
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(Refusal::new(
-            "bad_message",
+            ErrorCode::BadMessage,
             format!("limit must be from 1 to {MAX_LIMIT}, not {limit}"),
         ));
     }

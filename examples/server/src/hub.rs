@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio::time::Instant;
 
 use crate::db::{Db, Reader};
-use crate::protocol::{Refusal, ServerMsg};
+use crate::protocol::{ErrorCode, Refusal, ServerMsg};
 use crate::Config;
 
 /// A connection's outgoing queue.
@@ -82,5 +82,5 @@ impl Hub {
 /// The refusal for an unknown game id.
 pub fn no_such_game(id: &str) -> Refusal {
     let shown: String = id.chars().take(40).collect();
-    Refusal::new("no_such_game", format!("no game {shown:?}"))
+    Refusal::new(ErrorCode::NoSuchGame, format!("no game {shown:?}"))
 }

@@ -35,8 +35,8 @@ use tokio::sync::{mpsc, oneshot};
 use crate::db::{Db, GameRecord, Loaded, StoreError, Write};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{
-    self, color_name, text_of, ClientMsg, Count, HistoryPly, LegalMove, Level, MemberView,
-    Placement, Refusal, ResultView, SeatView, ServerMsg, State as StateMsg, StateKind,
+    self, color_name, text_of, ClientMsg, Count, ErrorCode, HistoryPly, LegalMove, Level,
+    MemberView, Placement, Refusal, ResultView, SeatView, ServerMsg, State as StateMsg, StateKind,
 };
 use crate::records;
 pub use crate::records::LobbyOp;
@@ -883,7 +883,7 @@ impl Actor {
             ClientMsg::Reconnect { token, .. } => {
                 if self.player_of(conn).is_some() {
                     return Err(Refusal::new(
-                        "already_identified",
+                        ErrorCode::AlreadyIdentified,
                         "this connection already has a guest: reconnect on a new connection",
                     ));
                 }
@@ -981,7 +981,7 @@ impl Actor {
             }
             ClientMsg::Undo { .. } => {
                 return Err(Refusal::new(
-                    "no_undo_online",
+                    ErrorCode::NoUndoOnline,
                     "there is no undo in online and hosted games",
                 ))
             }
@@ -1022,7 +1022,7 @@ impl Actor {
             ClientMsg::RoomCreate { action_secs, .. } => {
                 let p = self.guest(now, conn, out, step);
                 let limit = RoomActionLimit::from_secs(action_secs.unwrap_or(30))
-                    .map_err(|e| Refusal::new("bad_time", e.to_string()))?;
+                    .map_err(|e| Refusal::new(ErrorCode::BadTime, e.to_string()))?;
                 let mut settings = RoomSettings::hosted(limit);
                 if let Some(a) = self.durations.hosted_action {
                     settings.action_limit = a;
@@ -1117,13 +1117,13 @@ impl Actor {
     ) -> Result<(), Refusal> {
         let id = parse_online_id(room).ok_or_else(|| {
             Refusal::new(
-                "no_rematch",
+                ErrorCode::NoRematch,
                 format!("{room:?} is not an online game (a rematch is for online games)"),
             )
         })?;
         let entry = self.rematches.get_mut(&id).ok_or_else(|| {
             Refusal::new(
-                "no_rematch",
+                ErrorCode::NoRematch,
                 format!("no finished online game {room} to play again"),
             )
         })?;
@@ -1132,14 +1132,14 @@ impl Actor {
             [a, b] if b == p => a,
             _ => {
                 return Err(Refusal::new(
-                    "no_rematch",
+                    ErrorCode::NoRematch,
                     format!("you did not play in {room}"),
                 ))
             }
         };
         match entry.offered_by {
             Some(by) if by == p => Err(Refusal::new(
-                "rematch_offered",
+                ErrorCode::RematchOffered,
                 "you offered a rematch already: it is up to your opponent",
             )),
             Some(_) => {
@@ -1150,7 +1150,7 @@ impl Actor {
                     Some(Activity::Inviting { code }) => code.clone(),
                     _ => {
                         return Err(Refusal::new(
-                            "no_rematch",
+                            ErrorCode::NoRematch,
                             "your opponent is busy with another game",
                         ))
                     }
@@ -1414,7 +1414,7 @@ impl Actor {
 pub(crate) fn game_over(game: &str) -> Refusal {
     let shown: String = game.chars().take(40).collect();
     Refusal::new(
-        "game_over",
+        ErrorCode::GameOver,
         format!("the game {shown} is over: read its result with `record` and your token"),
     )
 }

@@ -26,7 +26,7 @@ use crate::online::{
     game_over, log_end, matched, online_id, parse_online_id, record, room_refusal, state_msg,
     state_text,
 };
-use crate::protocol::{text_of, ClientMsg, Refusal, ServerMsg, StateKind};
+use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
 
 /// What nodes publish to each other, as JSON on a node's channel.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -294,7 +294,7 @@ const APPLIED_MAX: usize = 4096;
 type Res<T> = Result<T, Refusal>;
 
 fn store_err(e: impl std::fmt::Display) -> Refusal {
-    Refusal::new("unavailable", format!("the cluster's store: {e}"))
+    Refusal::new(ErrorCode::Unavailable, format!("the cluster's store: {e}"))
 }
 
 pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, ClusterError> {
@@ -486,13 +486,18 @@ impl Reads {
             ClientMsg::Games { token, limit, .. } => {
                 (token.clone(), None, None, finished::games_limit(*limit)?)
             }
-            _ => return Err(Refusal::new("internal", "not a read of finished games")),
+            _ => {
+                return Err(Refusal::new(
+                    ErrorCode::Internal,
+                    "not a read of finished games",
+                ))
+            }
         };
         let t = token.clone();
         let r = reader.clone();
         let local_player = tokio::task::spawn_blocking(move || r.player_of(&t))
             .await
-            .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
             .map_err(finished::db_err)?;
         let player = match local_player {
             Some(p) => p,
@@ -511,7 +516,7 @@ impl Reads {
                 .map_err(finished::db_err)
         })
         .await
-        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))??;
+        .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))??;
         if let Some(game) = &game {
             if let Some(row) = local.first() {
                 return finished::record_msg(row);
@@ -1254,7 +1259,7 @@ impl Node {
             Ok::<_, rusqlite::Error>((guests, games))
         })
         .await
-        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?;
+        .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?;
         match read {
             Ok((guests, games)) => {
                 for (token, player) in guests {
@@ -1350,7 +1355,7 @@ impl Node {
         let t = token.to_owned();
         let player = tokio::task::spawn_blocking(move || reader.player_of(&t))
             .await
-            .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
             .map_err(finished::db_err)?;
         if let Some(n) = player {
             self.q::<()>(
@@ -1519,7 +1524,7 @@ impl Node {
                         room_refusal(&RoomError::UnknownInvite { code: code.clone() })
                     })?;
                 let (creator, node) = parse_entry(&value)
-                    .ok_or_else(|| Refusal::new("internal", "an unreadable invite"))?;
+                    .ok_or_else(|| Refusal::new(ErrorCode::Internal, "an unreadable invite"))?;
                 if creator == p.0 {
                     return Err(room_refusal(&RoomError::OwnInvite { player: p }));
                 }
@@ -1538,7 +1543,7 @@ impl Node {
             ClientMsg::Reconnect { token, .. } => {
                 if self.player_of(conn).is_some() {
                     return Err(Refusal::new(
-                        "already_identified",
+                        ErrorCode::AlreadyIdentified,
                         "this connection already has a guest: reconnect on a new connection",
                     ));
                 }
@@ -1652,7 +1657,7 @@ impl Node {
                 match rec.get("state") {
                     Some(state) => {
                         let room = crate::records::decode_room(state).map_err(|e| {
-                            Refusal::new("internal", format!("the room's record: {e}"))
+                            Refusal::new(ErrorCode::Internal, format!("the room's record: {e}"))
                         })?;
                         let state = state_msg(StateKind::Online, &game, &room, now);
                         let _ = out.try_send(text_of(&ServerMsg::State(Box::new(state)), rid));
@@ -1677,7 +1682,7 @@ impl Node {
             }
             ClientMsg::Undo { .. } => {
                 return Err(Refusal::new(
-                    "no_undo_online",
+                    ErrorCode::NoUndoOnline,
                     "there is no undo in online and hosted games",
                 ))
             }
@@ -1716,7 +1721,7 @@ impl Node {
         room: &str,
         rid: Option<&Value>,
     ) -> Res<()> {
-        let no = |m: String| Refusal::new("no_rematch", m);
+        let no = |m: String| Refusal::new(ErrorCode::NoRematch, m);
         if parse_online_id(room).is_none() {
             return Err(no(format!(
                 "{room:?} is not an online game (a rematch is for online games)"
@@ -1766,7 +1771,7 @@ impl Node {
                 Ok(())
             }
             "again" => Err(Refusal::new(
-                "rematch_offered",
+                ErrorCode::RematchOffered,
                 "you offered a rematch already: it is up to your opponent",
             )),
             "accepted" => {
@@ -1804,9 +1809,19 @@ impl Node {
         accepter: (PlayerId, String),
         rid: Option<&Value>,
     ) -> Res<()> {
-        let busy = || Refusal::new("no_rematch", "your opponent is busy with another game");
+        let busy = || {
+            Refusal::new(
+                ErrorCode::NoRematch,
+                "your opponent is busy with another game",
+            )
+        };
         match self.players.get(&offerer).map(|l| &l.act) {
-            None => return Err(Refusal::new("no_rematch", "your opponent is not connected")),
+            None => {
+                return Err(Refusal::new(
+                    ErrorCode::NoRematch,
+                    "your opponent is not connected",
+                ))
+            }
             Some(Act::Idle) => {}
             Some(_) => return Err(busy()),
         }
@@ -2099,7 +2114,7 @@ impl Node {
                 // Kept as it is (the lease expires again): never dropped.
                 tracing::error!(room = %id, error = %e, "an unreadable room record");
                 return Err(Refusal::new(
-                    "internal",
+                    ErrorCode::Internal,
                     format!("the record of {id} cannot be read: {e}"),
                 ));
             }
@@ -2192,7 +2207,7 @@ impl Node {
             Ok::<_, rusqlite::Error>(rows)
         })
         .await
-        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+        .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
         .map_err(finished::db_err)?;
         for (id, kind, state) in rows {
             let mut pipe = redis::pipe();
@@ -2230,7 +2245,7 @@ impl Node {
             let payload = serde_json::to_string(&Wire::Deliver {
                 player: f.player,
                 text: refuse(&Refusal::new(
-                    "unavailable",
+                    ErrorCode::Unavailable,
                     "the room is moving to another node: send it again",
                 ))
                 .as_str()
@@ -2337,7 +2352,7 @@ impl Node {
             extra.push((p, state_text(&state)));
         }
         let lost = refuse(&Refusal::new(
-            "unavailable",
+            ErrorCode::Unavailable,
             "the room moved to another node before this was saved: nothing changed, send it again",
         ));
         let revert = match (result.is_ok(), before) {
@@ -2581,7 +2596,8 @@ impl Node {
         for f in std::mem::take(&mut self.pending) {
             if now.saturating_sub(f.since) > give_up {
                 if let Some(l) = self.players.get(&PlayerId(f.player)) {
-                    let r = Refusal::new("unavailable", "the room's node is not answering");
+                    let r =
+                        Refusal::new(ErrorCode::Unavailable, "the room's node is not answering");
                     let _ = l
                         .out
                         .try_send(text_of(&r.to_msg(Some(&f.kind), f.rid.as_ref()), None));
