@@ -1,15 +1,14 @@
 //! Helpers shared by the fuzz targets, and the server's parsers compiled from its sources.
 //!
-//! The server package (`examples/server`) builds tokio, axum, SQLite and a Redis client; its wire
-//! protocol (`protocol.rs`, `protocol/server.rs`) and its store records (`records.rs`) need only
-//! the facade, serde and serde_json, so they are compiled here from the same files.
+//! The server package (`examples/server`) builds tokio, axum, SQLite and a Redis client; its store
+//! records (`records.rs`) need only the facade, serde and serde_json, so they are compiled here
+//! from the same file. Its wire protocol is a package of its own, `reversi-protocol`.
 
 /// The server's sources that read outside input (their unit tests need the whole server).
 #[cfg(not(test))]
 #[path = "../../examples/server/src"]
 pub mod server {
     #![allow(missing_docs, clippy::all)]
-    pub mod protocol;
     pub mod records;
 }
 

@@ -7,12 +7,11 @@ use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::finished;
 use crate::hub::{send, Hub, Out};
-use crate::protocol::{self, ClientMsg, Refusal};
+use crate::protocol::{self, ClientMsg, ErrorCode, Refusal, ServerMsg};
 
 /// A token bucket: `rate` messages a second, bursts of `burst`. It is refilled from the time
 /// that passed when a message arrives, so an idle connection costs no timer.
@@ -155,10 +154,10 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
                     send(
                         &out,
                         &Refusal::new(
-                            "binary_frame",
+                            ErrorCode::BinaryFrame,
                             "only text frames carrying JSON are understood",
                         )
-                        .to_json(None, None),
+                        .to_msg(None, None),
                     );
                 }
                 continue;
@@ -170,8 +169,8 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
             continue;
         }
         match protocol::parse(text.as_str()) {
-            Err((r, kind, rid)) => {
-                send(&out, &r.to_json(kind.as_deref(), rid.as_ref()));
+            Err(e) => {
+                send(&out, &e.to_msg());
             }
             Ok(msg) => dispatch(&hub, conn, &out, msg).await,
         }
@@ -192,10 +191,10 @@ fn take(bucket: &mut Bucket, out: &Out) -> bool {
         send(
             out,
             &Refusal::new(
-                "rate_limited",
+                ErrorCode::RateLimited,
                 "too many messages: this one and the next ones are dropped until the rate falls",
             )
-            .to_json(None, None),
+            .to_msg(None, None),
         );
     }
     false
@@ -204,7 +203,7 @@ fn take(bucket: &mut Bucket, out: &Out) -> bool {
 async fn dispatch(hub: &Arc<Hub>, conn: u64, out: &Out, msg: ClientMsg) {
     match &msg {
         ClientMsg::Ping { rid } => {
-            send(out, &json!({"type": "pong", "rid": rid}));
+            send(out, &ServerMsg::Pong { rid: rid.clone() });
         }
         ClientMsg::Record { .. } | ClientMsg::Games { .. } => {
             // Reads of finished games go to the database on the blocking pool, not through the
@@ -218,18 +217,18 @@ async fn dispatch(hub: &Arc<Hub>, conn: u64, out: &Out, msg: ClientMsg) {
                 None => tokio::task::spawn_blocking(move || finished::answer(&reader, &msg))
                     .await
                     .unwrap_or_else(|e| {
-                        Err(Refusal::new("internal", format!("the read failed: {e}")))
+                        Err(Refusal::new(
+                            ErrorCode::Internal,
+                            format!("the read failed: {e}"),
+                        ))
                     }),
             };
             match answer {
-                Ok(mut v) => {
-                    if let Some(rid) = rid {
-                        v["rid"] = rid;
-                    }
-                    send(out, &v);
+                Ok(msg) => {
+                    send(out, &msg.with_rid(rid));
                 }
                 Err(r) => {
-                    send(out, &r.to_json(Some(kind), rid.as_ref()));
+                    send(out, &r.to_msg(Some(kind), rid.as_ref()));
                 }
             }
         }

@@ -4,18 +4,18 @@
 //! and the lobby's guest are gone.
 
 use reversi::core::{Color, Game, Position};
-use reversi::view::BoardView;
-use serde_json::Value;
 
 use crate::db::{GameRecord, Reader};
-use crate::protocol::{ClientMsg, Count, GameRecordView, Refusal, ServerMsg};
+use crate::protocol::{
+    ClientMsg, Count, ErrorCode, GameRecordView, HistoryPly, Refusal, ServerMsg,
+};
 
 /// How many games `games` returns by default, and at most.
 const DEFAULT_LIMIT: u32 = 20;
 const MAX_LIMIT: u32 = 50;
 
 /// The answer to a `record` or `games` request (blocking: run it on the blocking pool).
-pub fn answer(reader: &Reader, msg: &ClientMsg) -> Result<Value, Refusal> {
+pub fn answer(reader: &Reader, msg: &ClientMsg) -> Result<ServerMsg, Refusal> {
     let player_of = |token: &str| -> Result<u64, Refusal> {
         reader
             .player_of(token)
@@ -42,25 +42,28 @@ pub fn answer(reader: &Reader, msg: &ClientMsg) -> Result<Value, Refusal> {
             let rows = reader.games_of(player, None, None, limit).map_err(db_err)?;
             games_msg(player, &rows)
         }
-        _ => Err(Refusal::new("internal", "not a read of finished games")),
+        _ => Err(Refusal::new(
+            ErrorCode::Internal,
+            "not a read of finished games",
+        )),
     }
 }
 
 /// A database error as a refusal.
 pub(crate) fn db_err(e: rusqlite::Error) -> Refusal {
-    Refusal::new("internal", format!("the database: {e}"))
+    Refusal::new(ErrorCode::Internal, format!("the database: {e}"))
 }
 
 /// The refusal for a token no guest was given.
 pub(crate) fn wrong_token() -> Refusal {
-    Refusal::new("wrong_token", "no guest was ever given this token")
+    Refusal::new(ErrorCode::WrongToken, "no guest was ever given this token")
 }
 
 /// The refusal for a game the token's player has no record of.
 pub(crate) fn no_record(game: &str) -> Refusal {
     let shown: String = game.chars().take(40).collect();
     Refusal::new(
-        "no_such_game",
+        ErrorCode::NoSuchGame,
         format!("no finished game {shown:?} of this token's player"),
     )
 }
@@ -70,7 +73,7 @@ pub(crate) fn games_limit(limit: Option<u32>) -> Result<u32, Refusal> {
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(Refusal::new(
-            "bad_message",
+            ErrorCode::BadMessage,
             format!("limit must be from 1 to {MAX_LIMIT}, not {limit}"),
         ));
     }
@@ -78,19 +81,17 @@ pub(crate) fn games_limit(limit: Option<u32>) -> Result<u32, Refusal> {
 }
 
 /// The `record` message of one game.
-pub(crate) fn record_msg(row: &GameRecord) -> Result<Value, Refusal> {
-    serde_json::to_value(ServerMsg::Record(Box::new(view(row))))
-        .map_err(|e| Refusal::new("internal", e.to_string()))
+pub(crate) fn record_msg(row: &GameRecord) -> Result<ServerMsg, Refusal> {
+    Ok(ServerMsg::Record(Box::new(view(row))))
 }
 
 /// The `games` message of a player's games (newest first).
-pub(crate) fn games_msg(player: u64, rows: &[GameRecord]) -> Result<Value, Refusal> {
-    serde_json::to_value(ServerMsg::Games {
+pub(crate) fn games_msg(player: u64, rows: &[GameRecord]) -> Result<ServerMsg, Refusal> {
+    Ok(ServerMsg::Games {
         player,
         games: rows.iter().map(view).collect(),
         rid: None,
     })
-    .map_err(|e| Refusal::new("internal", e.to_string()))
 }
 
 /// Two lists of games (each newest first) as one: each game once, newest first, at most `limit`.
@@ -116,7 +117,15 @@ pub fn view(r: &GameRecord) -> GameRecordView {
     // A transcript the server wrote always replays; were one not to, the moves stay empty and
     // the transcript is still given as recorded.
     let moves = Game::transcript_from(start, &r.transcript)
-        .map(|g| BoardView::of(&g).history)
+        .map(|g| {
+            g.plies()
+                .iter()
+                .map(|p| HistoryPly {
+                    color: p.color,
+                    mv: p.mv,
+                })
+                .collect()
+        })
         .unwrap_or_default();
     let color = |c: &Option<String>| match c.as_deref() {
         Some("black") => Some(Color::Black),

@@ -7,12 +7,11 @@ use std::time::{Duration, SystemTime};
 
 use axum::extract::ws::Utf8Bytes;
 use reversi::clock::Millis;
-use serde_json::Value;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::time::Instant;
 
 use crate::db::{Db, Reader};
-use crate::protocol::Refusal;
+use crate::protocol::{ErrorCode, Refusal, ServerMsg};
 use crate::Config;
 
 /// A connection's outgoing queue.
@@ -39,10 +38,10 @@ pub async fn sleep_until_deadline(deadline: Option<Millis>) {
     }
 }
 
-/// Sends `v` to a connection, without waiting. Returns false when the connection is gone or
+/// Sends `msg` to a connection, without waiting. Returns false when the connection is gone or
 /// too far behind to keep up.
-pub fn send(out: &Out, v: &Value) -> bool {
-    out.try_send(Utf8Bytes::from(v.to_string())).is_ok()
+pub fn send(out: &Out, msg: &ServerMsg) -> bool {
+    out.try_send(Utf8Bytes::from(msg.to_text())).is_ok()
 }
 
 /// What the whole server shares.
@@ -83,5 +82,5 @@ impl Hub {
 /// The refusal for an unknown game id.
 pub fn no_such_game(id: &str) -> Refusal {
     let shown: String = id.chars().take(40).collect();
-    Refusal::new("no_such_game", format!("no game {shown:?}"))
+    Refusal::new(ErrorCode::NoSuchGame, format!("no game {shown:?}"))
 }

@@ -8,8 +8,9 @@
 //! ```
 //!
 //! The library holds the server ([`Server::start`] with a [`Config`]) and, in [`protocol`], the
-//! wire protocol's message types, which any Rust client can use; the binary `server` parses the
-//! command line and runs it, the binary `load` is a load tester built on [`protocol`].
+//! wire protocol's message types (the `reversi-protocol` package's, re-exported; a Rust client
+//! needs only that package); the binary `server` parses the command line and runs it, the binary
+//! `load` is a load tester built on [`protocol`].
 //!
 //! - `GET /` serves the page, with its local games' Web Worker (`/worker.js`, `/engine.js`,
 //!   `/reversi.wasm`, and `/weights/expert.bin`: the Expert level's trained weights built into

@@ -29,17 +29,19 @@ use reversi::room::{
     RoomError, RoomId, RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
-use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::db::{Db, GameRecord, Loaded, StoreError, Write};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
-use crate::protocol::{color_name, ClientMsg, Refusal};
+use crate::protocol::{
+    self, color_name, text_of, ClientMsg, Count, ErrorCode, HistoryPly, LegalMove, Level,
+    MemberView, Placement, Refusal, ResultView, SeatView, ServerMsg, State as StateMsg, StateKind,
+};
 use crate::records;
 pub use crate::records::LobbyOp;
 use crate::Config;
-use reversi::view::{BoardView, ClockView};
+use reversi::view::{self, BoardView, ClockView};
 
 /// The game kind of the lobby.
 const KIND: &str = REVERSI;
@@ -473,15 +475,11 @@ struct Step {
 }
 
 impl Step {
-    /// The text of `v` for connection `conn`: with the request's `rid` when `conn` sent it.
-    fn text_for(&self, conn: u64, v: &Value) -> Utf8Bytes {
+    /// The text of `msg` for connection `conn`: with the request's `rid` when `conn` sent it.
+    fn text_for(&self, conn: u64, msg: &ServerMsg) -> Utf8Bytes {
         match &self.req {
-            Some((c, rid)) if *c == conn => {
-                let mut v = v.clone();
-                v["rid"] = rid.clone();
-                Utf8Bytes::from(v.to_string())
-            }
-            _ => Utf8Bytes::from(v.to_string()),
+            Some((c, rid)) if *c == conn => text_of(msg, Some(rid)),
+            _ => text_of(msg, None),
         }
     }
 }
@@ -624,32 +622,25 @@ impl Actor {
         self.conns.get(&conn).and_then(|c| c.player)
     }
 
-    fn to_player(&self, p: PlayerId, v: &Value, step: &mut Step) {
+    fn to_player(&self, p: PlayerId, msg: &ServerMsg, step: &mut Step) {
         let Some(&id) = self.player_conn.get(&p) else {
             return;
         };
         if let Some(c) = self.conns.get(&id) {
-            let text = step.text_for(id, v);
+            let text = step.text_for(id, msg);
             step.msgs.push((c.out.clone(), text));
         }
     }
 
     /// A direct answer to the request the step handles (it echoes the request's `rid`).
-    fn reply(out: &Out, v: &Value, step: &mut Step) {
-        let text = match &step.req {
-            Some((_, rid)) => {
-                let mut v = v.clone();
-                v["rid"] = rid.clone();
-                Utf8Bytes::from(v.to_string())
-            }
-            None => Utf8Bytes::from(v.to_string()),
-        };
+    fn reply(out: &Out, msg: &ServerMsg, step: &mut Step) {
+        let text = text_of(msg, step.req.as_ref().map(|(_, rid)| rid));
         step.msgs.push((out.clone(), text));
     }
 
     /// Sends a room's state to its connected members (the requester's copy echoes its `rid`).
-    fn fan_out(&self, room: &Room<ReversiGame>, state: &mut StateMsg<'_>, step: &mut Step) {
-        let text = state.text();
+    fn fan_out(&self, room: &Room<ReversiGame>, state: &mut StateMsg, step: &mut Step) {
+        let text = state_text(state);
         for (p, m) in room.members() {
             if !m.connected() {
                 continue;
@@ -661,7 +652,7 @@ impl Actor {
                 let t = match &step.req {
                     Some((rc, rid)) if *rc == id => {
                         state.rid = Some(rid.clone());
-                        let t = state.text();
+                        let t = state_text(state);
                         state.rid = None;
                         t
                     }
@@ -674,7 +665,7 @@ impl Actor {
 
     fn refuse(out: &Out, r: &Refusal, kind: &str, rid: Option<&Value>, step: &mut Step) {
         tracing::debug!(code = %r.code, request = kind, "refused");
-        let text = Utf8Bytes::from(r.to_json(Some(kind), rid).to_string());
+        let text = text_of(&r.to_msg(Some(kind), rid), None);
         step.msgs.push((out.clone(), text));
     }
 
@@ -694,7 +685,11 @@ impl Actor {
         self.bind(conn, p);
         Self::reply(
             out,
-            &json!({"type": "guest", "player": p.0, "token": token.as_str()}),
+            &ServerMsg::Guest {
+                player: p.0,
+                token: token.as_str().to_owned(),
+                rid: None,
+            },
             step,
         );
         p
@@ -888,7 +883,7 @@ impl Actor {
             ClientMsg::Reconnect { token, .. } => {
                 if self.player_of(conn).is_some() {
                     return Err(Refusal::new(
-                        "already_identified",
+                        ErrorCode::AlreadyIdentified,
                         "this connection already has a guest: reconnect on a new connection",
                     ));
                 }
@@ -922,18 +917,18 @@ impl Actor {
                 self.bind(conn, p);
                 Self::reply(
                     out,
-                    &json!({"type": "guest", "player": p.0, "token": token.as_str()}),
+                    &ServerMsg::Guest {
+                        player: p.0,
+                        token: token.as_str().to_owned(),
+                        rid: None,
+                    },
                     step,
                 );
                 if let Some(room) = self.lobby.room_of(p) {
                     step.dirty_online.push(room);
                     if let Some(r) = self.lobby.room(room) {
                         let seat = r.seat_of(p).unwrap_or(0);
-                        Self::reply(
-                            out,
-                            &json!({"type": "matched", "room": online_id(room), "seat": seat, "color": color_name(seat_color(seat))}),
-                            step,
-                        );
+                        Self::reply(out, &matched(online_id(room), seat), step);
                     }
                 }
                 for (id, room) in &mut self.hosted {
@@ -986,7 +981,7 @@ impl Actor {
             }
             ClientMsg::Undo { .. } => {
                 return Err(Refusal::new(
-                    "no_undo_online",
+                    ErrorCode::NoUndoOnline,
                     "there is no undo in online and hosted games",
                 ))
             }
@@ -1009,11 +1004,11 @@ impl Actor {
                     Some(r) => self
                         .lobby
                         .room(r)
-                        .map(|room| room_json("online", &game, room, now)),
+                        .map(|room| state_msg(StateKind::Online, &game, room, now)),
                     None => self
                         .hosted
                         .get(&game)
-                        .map(|room| room_json("hosted", &game, room, now)),
+                        .map(|room| state_msg(StateKind::Hosted, &game, room, now)),
                 };
                 let s = match state {
                     Some(s) => s,
@@ -1022,12 +1017,12 @@ impl Actor {
                     }
                     None => return Err(crate::hub::no_such_game(&game)),
                 };
-                Self::reply(out, &s, step);
+                Self::reply(out, &ServerMsg::State(Box::new(s)), step);
             }
             ClientMsg::RoomCreate { action_secs, .. } => {
                 let p = self.guest(now, conn, out, step);
                 let limit = RoomActionLimit::from_secs(action_secs.unwrap_or(30))
-                    .map_err(|e| Refusal::new("bad_time", e.to_string()))?;
+                    .map_err(|e| Refusal::new(ErrorCode::BadTime, e.to_string()))?;
                 let mut settings = RoomSettings::hosted(limit);
                 if let Some(a) = self.durations.hosted_action {
                     settings.action_limit = a;
@@ -1036,7 +1031,14 @@ impl Actor {
                 let room = Room::hosted(now, p, settings, ReversiGame::new());
                 self.hosted.insert(id.clone(), room);
                 step.dirty_hosted.push(id.clone());
-                Self::reply(out, &json!({"type": "room_created", "room": id}), step);
+                Self::reply(
+                    out,
+                    &ServerMsg::RoomCreated {
+                        room: id.clone(),
+                        rid: None,
+                    },
+                    step,
+                );
             }
             ClientMsg::RoomJoin { room, .. } => {
                 self.room_cmd(now, conn, out, &room, RoomCommand::Join, step)?
@@ -1115,13 +1117,13 @@ impl Actor {
     ) -> Result<(), Refusal> {
         let id = parse_online_id(room).ok_or_else(|| {
             Refusal::new(
-                "no_rematch",
+                ErrorCode::NoRematch,
                 format!("{room:?} is not an online game (a rematch is for online games)"),
             )
         })?;
         let entry = self.rematches.get_mut(&id).ok_or_else(|| {
             Refusal::new(
-                "no_rematch",
+                ErrorCode::NoRematch,
                 format!("no finished online game {room} to play again"),
             )
         })?;
@@ -1130,14 +1132,14 @@ impl Actor {
             [a, b] if b == p => a,
             _ => {
                 return Err(Refusal::new(
-                    "no_rematch",
+                    ErrorCode::NoRematch,
                     format!("you did not play in {room}"),
                 ))
             }
         };
         match entry.offered_by {
             Some(by) if by == p => Err(Refusal::new(
-                "rematch_offered",
+                ErrorCode::RematchOffered,
                 "you offered a rematch already: it is up to your opponent",
             )),
             Some(_) => {
@@ -1148,7 +1150,7 @@ impl Actor {
                     Some(Activity::Inviting { code }) => code.clone(),
                     _ => {
                         return Err(Refusal::new(
-                            "no_rematch",
+                            ErrorCode::NoRematch,
                             "your opponent is busy with another game",
                         ))
                     }
@@ -1163,10 +1165,16 @@ impl Actor {
                 entry.offered_by = Some(p);
                 self.to_player(
                     other,
-                    &json!({"type": "rematch_offered", "room": room}),
+                    &ServerMsg::RematchOffered {
+                        room: room.to_owned(),
+                    },
                     step,
                 );
-                Self::reply(out, &json!({"type": "rematch_waiting", "room": room}), step);
+                let waiting = ServerMsg::RematchWaiting {
+                    room: room.to_owned(),
+                    rid: None,
+                };
+                Self::reply(out, &waiting, step);
                 Ok(())
             }
         }
@@ -1208,7 +1216,7 @@ impl Actor {
                 step.writes.push(Write::Finish(Box::new(rec)));
                 log_end(id, &result);
             }
-            let mut state = state_msg("hosted", id, room, now);
+            let mut state = state_msg(StateKind::Hosted, id, room, now);
             self.fan_out(room, &mut state, &mut step);
             if closed {
                 self.hosted.remove(id);
@@ -1233,7 +1241,7 @@ impl Actor {
                 continue;
             };
             let id = online_id(rid);
-            let mut state = state_msg("online", &id, room, now);
+            let mut state = state_msg(StateKind::Online, &id, room, now);
             self.fan_out(room, &mut state, &mut step);
             // The lobby's log and snapshot hold the online rooms: nothing more to save.
             if room.closed().is_some() {
@@ -1256,13 +1264,17 @@ impl Actor {
     fn lobby_event(&mut self, kind: LobbyEventKind<Square>, step: &mut Step) {
         match kind {
             LobbyEventKind::Waiting { player, until, .. } => {
-                self.to_player(player, &json!({"type": "queued", "until": until.0}), step);
+                let msg = ServerMsg::Queued {
+                    until: until.0,
+                    rid: None,
+                };
+                self.to_player(player, &msg, step);
             }
             LobbyEventKind::WaitExpired { player } => {
-                self.to_player(player, &json!({"type": "queue_expired"}), step);
+                self.to_player(player, &ServerMsg::QueueExpired, step);
             }
             LobbyEventKind::WaitCancelled { player } => {
-                self.to_player(player, &json!({"type": "queue_cancelled"}), step);
+                self.to_player(player, &ServerMsg::QueueCancelled { rid: None }, step);
             }
             LobbyEventKind::InviteCreated {
                 code,
@@ -1271,14 +1283,21 @@ impl Actor {
                 ..
             } => {
                 self.invites.insert(code.to_string(), player);
-                let v = json!({"type": "invite", "code": code.as_str(), "link": code.link(""), "expires_at": expires_at.0});
-                self.to_player(player, &v, step);
+                let msg = ServerMsg::Invite {
+                    code: code.as_str().to_owned(),
+                    link: code.link(""),
+                    expires_at: expires_at.0,
+                    rid: None,
+                };
+                self.to_player(player, &msg, step);
             }
             LobbyEventKind::InviteExpired { code } => {
                 if let Some(p) = self.invites.remove(code.as_str()) {
                     self.to_player(
                         p,
-                        &json!({"type": "invite_expired", "code": code.as_str()}),
+                        &ServerMsg::InviteExpired {
+                            code: code.as_str().to_owned(),
+                        },
                         step,
                     );
                 }
@@ -1287,7 +1306,10 @@ impl Actor {
                 if let Some(p) = self.invites.remove(code.as_str()) {
                     self.to_player(
                         p,
-                        &json!({"type": "invite_cancelled", "code": code.as_str()}),
+                        &ServerMsg::InviteCancelled {
+                            code: code.as_str().to_owned(),
+                            rid: None,
+                        },
                         step,
                     );
                 }
@@ -1305,8 +1327,7 @@ impl Actor {
                     .insert(room, if invite.is_some() { "invite" } else { "random" });
                 self.max_room = self.max_room.max(room.0);
                 for (seat, p) in seats.iter().enumerate() {
-                    let v = json!({"type": "matched", "room": online_id(room), "seat": seat, "color": color_name(seat_color(seat))});
-                    self.to_player(*p, &v, step);
+                    self.to_player(*p, &matched(online_id(room), seat), step);
                 }
                 tracing::info!(room = %online_id(room), black = seats[0].0, white = seats.get(1).map(|p| p.0), invite = invite.is_some(), "matched");
                 step.dirty_online.push(room);
@@ -1393,7 +1414,7 @@ impl Actor {
 pub(crate) fn game_over(game: &str) -> Refusal {
     let shown: String = game.chars().take(40).collect();
     Refusal::new(
-        "game_over",
+        ErrorCode::GameOver,
         format!("the game {shown} is over: read its result with `record` and your token"),
     )
 }
@@ -1475,87 +1496,37 @@ pub(crate) fn record(
     }
 }
 
-/// The board part of a state: the facade's view, or no board before a room's first game.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum BoardPart {
-    View(BoardView),
-    NoGame { board: (), legal: [(); 0] },
-}
-
-/// A state message, serialised straight to text (no intermediate JSON tree: it is built for
-/// every change of every room).
-#[derive(Serialize)]
-pub struct StateMsg<'a> {
-    #[serde(rename = "type")]
-    tag: &'static str,
-    kind: &'a str,
-    room: &'a str,
-    game: &'a str,
-    version: u64,
-    turn_version: Option<u64>,
-    status: &'static str,
-    host: Option<u64>,
-    seats: Vec<Value>,
-    members: Vec<Value>,
-    reservation: Option<u64>,
-    bot_leaving: bool,
-    paused: Option<room::PauseCause>,
-    game_no: u64,
-    action_limit_ms: u64,
-    deadline: Option<u64>,
-    game_limit_at: Option<u64>,
-    server_time: u64,
-    result: Option<Value>,
-    clock: Option<ClockView>,
-    #[serde(flatten)]
-    board: BoardPart,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) rid: Option<Value>,
-}
-
-impl StateMsg<'_> {
-    /// The message as text.
-    pub fn text(&self) -> Utf8Bytes {
-        Utf8Bytes::from(serde_json::to_string(self).expect("a state serialises"))
-    }
-
-    /// The message as a JSON value.
-    pub fn value(&self) -> Value {
-        serde_json::to_value(self).expect("a state serialises")
-    }
-}
-
-/// The state message of an online or hosted room.
-pub fn state_msg<'a>(
-    kind: &'a str,
-    id: &'a str,
-    room: &Room<ReversiGame>,
-    now: Millis,
-) -> StateMsg<'a> {
-    let seats: Vec<Value> = room
+/// The state message of an online or hosted room (the message is built for every change of
+/// every room: the board's parts are moved out of the facade's view, not copied).
+pub fn state_msg(kind: StateKind, id: &str, room: &Room<ReversiGame>, now: Millis) -> StateMsg {
+    let seats = room
         .seats()
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let mut v = match s {
-                Some(Occupant::Person { player }) => json!({
-                    "kind": "person",
-                    "player": player.0,
-                    "connected": room.member(*player).is_some_and(|m| m.connected()),
-                }),
-                Some(Occupant::Bot { level }) => json!({"kind": "bot", "level": level}),
-                None => json!({"kind": "empty"}),
-                #[allow(unreachable_patterns)]
-                Some(_) => json!({"kind": "other"}),
-            };
-            v["color"] = json!(color_name(seat_color(i)));
-            v
+            let color = seat_color(i);
+            match s {
+                Some(Occupant::Person { player }) => SeatView::Person {
+                    player: player.0,
+                    connected: room.member(*player).is_some_and(|m| m.connected()),
+                    color,
+                },
+                // A bot is only ever seated by `add_bot`, with one of the protocol's levels.
+                Some(Occupant::Bot { level }) => SeatView::Bot {
+                    level: Level::from_name(level).unwrap_or(Level::Easy),
+                    color,
+                },
+                None => SeatView::Empty { color },
+            }
         })
         .collect();
-    let members: Vec<Value> = room
+    let members = room
         .members()
-        .map(|(p, m)| json!({"player": p.0, "connected": m.connected(), "grace_until": m.grace_until().map(|t| t.0)}))
+        .map(|(p, m)| MemberView {
+            player: p.0,
+            connected: m.connected(),
+            grace_until: m.grace_until().map(|t| t.0),
+        })
         .collect();
     // An online room closes as soon as its one game ends: it shows as `over` (its result is
     // final); `closed` is a hosted room that closed (nobody came back in time).
@@ -1572,57 +1543,146 @@ pub fn state_msg<'a>(
     } else {
         "waiting"
     };
-    let board = match room.game() {
-        Some(g) => {
-            let mut view = BoardView::of(g.record());
-            if !room.in_game() || room.paused().is_some() {
-                view.legal.clear();
-            }
-            if !room.in_game() {
-                // The game is over (on the board, on time, by resignation…): nobody is to move.
-                view.to_move = None;
-            }
-            BoardPart::View(view)
-        }
-        None => BoardPart::NoGame {
-            board: (),
-            legal: [],
-        },
-    };
-    StateMsg {
-        tag: "state",
+    let mut state = StateMsg {
         kind,
-        room: id,
-        game: id,
+        room: Some(id.to_owned()),
+        game: id.to_owned(),
         version: room.version(),
         turn_version: room.turn_version(),
-        status,
+        status: status.to_owned(),
         host: room.host().map(|p| p.0),
         seats,
         members,
         reservation: room.reservation().map(|p| p.0),
-        bot_leaving: room.bot_leaving(),
-        paused: room.paused(),
-        game_no: room.games_started(),
-        action_limit_ms: room.settings().action_limit.as_millis(),
+        bot_leaving: Some(room.bot_leaving()),
+        paused: room.paused().and_then(|c| {
+            serde_json::to_value(c)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+        }),
+        game_no: Some(room.games_started()),
+        action_limit_ms: Some(room.settings().action_limit.as_millis()),
         deadline: room.action_deadline().map(|t| t.0),
         game_limit_at: room.game_limit_at().map(|t| t.0),
-        server_time: now.0,
-        result: room.result().map(|r| {
-            json!({
-                "game": r.game,
-                "winner": r.outcome.winner().map(|s| color_name(seat_color(s))),
-                "reason": reason_name(&r.reason),
-                "seat": reason_json(&r.reason).get("seat").cloned(),
-            })
+        server_time: Some(now.0),
+        result: room.result().map(|r| ResultView {
+            game: Some(r.game),
+            winner: r.outcome.winner().map(seat_color),
+            reason: reason_name(&r.reason),
+            seat: reason_json(&r.reason)
+                .get("seat")
+                .and_then(Value::as_u64)
+                .and_then(|s| usize::try_from(s).ok()),
         }),
-        clock: room.clock().map(|c| ClockView::of(c, now)),
-        board,
+        clock: room.clock().map(|c| clock_view(ClockView::of(c, now))),
+        board: None,
+        to_move: None,
+        count: None,
+        legal: Vec::new(),
+        squares: Vec::new(),
+        last: None,
+        passed: None,
+        history: Vec::new(),
+        rid: None,
+    };
+    if let Some(g) = room.game() {
+        let BoardView {
+            board,
+            to_move,
+            count,
+            legal,
+            squares,
+            last,
+            passed,
+            history,
+            ..
+        } = BoardView::of(g.record());
+        state.board = Some(board);
+        // The game is over (on the board, on time, by resignation…): nobody is to move.
+        state.to_move = to_move.filter(|_| room.in_game());
+        state.count = Some(Count {
+            black: count.black,
+            white: count.white,
+        });
+        if room.in_game() && room.paused().is_none() {
+            state.legal = legal
+                .into_iter()
+                .map(|m| {
+                    let view::LegalMove { square, flips, .. } = m;
+                    LegalMove { square, flips }
+                })
+                .collect();
+        }
+        state.squares = squares;
+        state.last = last.map(|p| {
+            let view::Placement {
+                color,
+                square,
+                flips,
+                ..
+            } = p;
+            Placement {
+                color,
+                square,
+                flips,
+            }
+        });
+        state.passed = passed;
+        state.history = history
+            .into_iter()
+            .map(|p| {
+                let view::HistoryPly { color, mv, .. } = p;
+                HistoryPly { color, mv }
+            })
+            .collect();
+    }
+    state
+}
+
+/// A clock's readings as the protocol shows them.
+fn clock_view(c: ClockView) -> protocol::ClockView {
+    let ClockView {
+        control,
+        black_ms,
+        white_ms,
+        running,
+        paused,
+        server_time,
+        ..
+    } = c;
+    protocol::ClockView {
+        control,
+        black_ms,
+        white_ms,
+        running,
+        paused,
+        server_time,
+    }
+}
+
+/// A state message as the text of a frame.
+pub(crate) fn state_text(state: &StateMsg) -> Utf8Bytes {
+    Utf8Bytes::from(state.to_text())
+}
+
+/// The `matched` message of the player in `seat` of the online room `room`.
+pub(crate) fn matched(room: String, seat: usize) -> ServerMsg {
+    ServerMsg::Matched {
+        room,
+        seat,
+        color: seat_color(seat),
         rid: None,
     }
 }
 
 /// The state message of an online or hosted room, as a JSON value.
+#[cfg(test)]
 pub fn room_json(kind: &str, id: &str, room: &Room<ReversiGame>, now: Millis) -> Value {
-    state_msg(kind, id, room, now).value()
+    let kind = if kind == "hosted" {
+        StateKind::Hosted
+    } else {
+        StateKind::Online
+    };
+    let msg = ServerMsg::State(Box::new(state_msg(kind, id, room, now)));
+    serde_json::to_value(msg).expect("a state serialises")
 }

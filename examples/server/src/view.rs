@@ -1,5 +1,5 @@
 //! What clients see of a Reversi game: the facade's views ([`reversi::view`]) as JSON values
-//! (for tests: the server serialises the views straight to text in `online::state_msg`).
+//! (for tests: the server moves the views into `reversi-protocol`'s `State` in `online::state_msg`).
 //! The board, the legal moves with the discs each would flip in animation order, the squares'
 //! accessible descriptions, the last move and any pass, and the history all come from
 //! `reversi-core`, so the page holds no rules.

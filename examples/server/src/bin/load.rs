@@ -5,13 +5,13 @@
 //! cargo run --release -p reversi-server --bin load -- [--addr 127.0.0.1:8080] [--games 1000] [--think-ms 1000] [--seconds 90]
 //! ```
 //!
-//! It speaks the protocol through the server library's types ([`reversi_server::protocol`]):
-//! it sends [`ClientMsg`]s. It reads each message for the fields it acts on only (type, room,
-//! colour, version, side to move, legal squares, history length, result), without building the
-//! rest (the squares' descriptions, the flips, the plies): the client shares the machine with the
-//! server, and building whole states was most of its time. With `--strict` it also reads every
-//! message as a [`ServerMsg`], so that a message the protocol's types cannot read counts as an
-//! error.
+//! It speaks the protocol through the `reversi-protocol` package's types (the only part of the
+//! server it uses): it sends [`ClientMsg`]s. It reads each message for the fields it acts on only
+//! (type, room, colour, version, side to move, legal squares, history length, result; the same
+//! names and types as [`ServerMsg`]'s), without building the rest (the squares' descriptions,
+//! the flips, the plies): the client shares the machine with the server, and building whole
+//! states was most of its time. With `--strict` it also reads every message as a [`ServerMsg`],
+//! so that a message the protocol's types cannot read counts as an error.
 //!
 //! Each game is two WebSocket clients that queue for a random match and then play random legal
 //! moves (from the moves the server lists), each after a think time drawn between half and one
@@ -42,8 +42,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use rand::{RngExt, SeedableRng};
-use reversi::core::{Color, Square};
-use reversi_server::protocol::{ClientMsg, ServerMsg};
+use reversi_protocol::{ClientMsg, Color, ServerMsg, Square};
 use tokio_tungstenite::tungstenite::Message;
 
 /// The load client's allocator: mimalloc. With thousands of connections parsing states, glibc's
@@ -264,7 +263,7 @@ struct LeanResult {
 
 /// A client message as a WebSocket text frame.
 fn frame(msg: &ClientMsg) -> Message {
-    Message::text(serde_json::to_string(msg).expect("a client message serialises"))
+    Message::text(msg.to_text())
 }
 
 /// How a player finds its opponent.

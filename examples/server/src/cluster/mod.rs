@@ -176,7 +176,7 @@ impl Cluster {
         &self,
         reader: Arc<crate::db::Reader>,
         msg: &ClientMsg,
-    ) -> Result<serde_json::Value, crate::protocol::Refusal> {
+    ) -> Result<crate::protocol::ServerMsg, crate::protocol::Refusal> {
         self.reads.answer(reader, msg).await
     }
 

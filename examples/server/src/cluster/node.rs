@@ -14,7 +14,7 @@ use reversi::room::{
 };
 use reversi::room_adapters::ReversiGame;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::link::{next_backoff, Link, BACKOFF_MIN};
@@ -23,9 +23,10 @@ use crate::db::{GameRecord, Reader, Write};
 use crate::finished;
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::online::{
-    game_over, log_end, online_id, parse_online_id, record, room_refusal, seat_color, state_msg,
+    game_over, log_end, matched, online_id, parse_online_id, record, room_refusal, state_msg,
+    state_text,
 };
-use crate::protocol::{color_name, ClientMsg, Refusal};
+use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
 
 /// What nodes publish to each other, as JSON on a node's channel.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -293,7 +294,7 @@ const APPLIED_MAX: usize = 4096;
 type Res<T> = Result<T, Refusal>;
 
 fn store_err(e: impl std::fmt::Display) -> Refusal {
-    Refusal::new("unavailable", format!("the cluster's store: {e}"))
+    Refusal::new(ErrorCode::Unavailable, format!("the cluster's store: {e}"))
 }
 
 pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, ClusterError> {
@@ -474,7 +475,7 @@ pub(super) struct Reads {
 }
 
 impl Reads {
-    pub(super) async fn answer(&self, reader: Arc<Reader>, msg: &ClientMsg) -> Res<Value> {
+    pub(super) async fn answer(&self, reader: Arc<Reader>, msg: &ClientMsg) -> Res<ServerMsg> {
         let (token, game, game_no, limit) = match msg {
             ClientMsg::Record {
                 game,
@@ -485,13 +486,18 @@ impl Reads {
             ClientMsg::Games { token, limit, .. } => {
                 (token.clone(), None, None, finished::games_limit(*limit)?)
             }
-            _ => return Err(Refusal::new("internal", "not a read of finished games")),
+            _ => {
+                return Err(Refusal::new(
+                    ErrorCode::Internal,
+                    "not a read of finished games",
+                ))
+            }
         };
         let t = token.clone();
         let r = reader.clone();
         let local_player = tokio::task::spawn_blocking(move || r.player_of(&t))
             .await
-            .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
             .map_err(finished::db_err)?;
         let player = match local_player {
             Some(p) => p,
@@ -510,7 +516,7 @@ impl Reads {
                 .map_err(finished::db_err)
         })
         .await
-        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))??;
+        .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))??;
         if let Some(game) = &game {
             if let Some(row) = local.first() {
                 return finished::record_msg(row);
@@ -803,17 +809,6 @@ async fn io_task(
     }
 }
 
-fn text_of(v: &Value, rid: Option<&Value>) -> Utf8Bytes {
-    match rid {
-        Some(r) => {
-            let mut v = v.clone();
-            v["rid"] = r.clone();
-            Utf8Bytes::from(v.to_string())
-        }
-        None => Utf8Bytes::from(v.to_string()),
-    }
-}
-
 fn parse_entry(e: &str) -> Option<(u64, String)> {
     let mut it = e.split('|');
     let p = it.next()?.parse().ok()?;
@@ -885,9 +880,7 @@ impl Node {
                     };
                 if let Err(r) = refused {
                     tracing::debug!(code = %r.code, request = kind, "refused");
-                    let _ = out.try_send(Utf8Bytes::from(
-                        r.to_json(Some(kind), rid.as_ref()).to_string(),
-                    ));
+                    let _ = out.try_send(text_of(&r.to_msg(Some(kind), rid.as_ref()), None));
                 }
             }
             Input::Gone { conn } => self.gone(conn).await,
@@ -964,7 +957,7 @@ impl Node {
             }) => {
                 let (o, a) = (PlayerId(offerer), PlayerId(accepter));
                 if let Err(r) = self.rematch_game(o, (a, node.clone()), rid.as_ref()).await {
-                    let text = text_of(&r.to_json(Some("rematch"), rid.as_ref()), None);
+                    let text = text_of(&r.to_msg(Some("rematch"), rid.as_ref()), None);
                     let payload = serde_json::to_string(&Wire::Deliver {
                         player: accepter,
                         text: text.as_str().to_owned(),
@@ -1003,7 +996,7 @@ impl Node {
                     let r = store_err("Redis is out of reach; the node is reconnecting");
                     let _ = l
                         .out
-                        .try_send(text_of(&r.to_json(Some(&f.kind), f.rid.as_ref()), None));
+                        .try_send(text_of(&r.to_msg(Some(&f.kind), f.rid.as_ref()), None));
                 }
             }
             Input::RedisBack => {
@@ -1266,7 +1259,7 @@ impl Node {
             Ok::<_, rusqlite::Error>((guests, games))
         })
         .await
-        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?;
+        .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?;
         match read {
             Ok((guests, games)) => {
                 for (token, player) in guests {
@@ -1347,10 +1340,12 @@ impl Node {
         }]));
         let p = PlayerId(n);
         self.bind(conn, out, p, token.clone());
-        let _ = out.try_send(text_of(
-            &json!({"type": "guest", "player": n, "token": token}),
-            rid,
-        ));
+        let guest = ServerMsg::Guest {
+            player: n,
+            token,
+            rid: None,
+        };
+        let _ = out.try_send(text_of(&guest, rid));
         Ok(p)
     }
 
@@ -1360,7 +1355,7 @@ impl Node {
         let t = token.to_owned();
         let player = tokio::task::spawn_blocking(move || reader.player_of(&t))
             .await
-            .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
             .map_err(finished::db_err)?;
         if let Some(n) = player {
             self.q::<()>(
@@ -1437,8 +1432,7 @@ impl Node {
                     None => {
                         self.set_act(p, Act::Waiting { entry, until });
                         self.local_timers.insert((until, p.0));
-                        let _ =
-                            out.try_send(text_of(&json!({"type": "queued", "until": until}), rid));
+                        let _ = out.try_send(text_of(&ServerMsg::Queued { until, rid: None }, rid));
                     }
                 }
             }
@@ -1459,7 +1453,7 @@ impl Node {
                     return Err(room_refusal(&RoomError::NotWaiting { player: p }));
                 }
                 self.set_act(p, Act::Idle);
-                let _ = out.try_send(text_of(&json!({"type": "queue_cancelled"}), rid));
+                let _ = out.try_send(text_of(&ServerMsg::QueueCancelled { rid: None }, rid));
             }
             ClientMsg::InviteCreate { .. } => {
                 let p = self.guest(conn, out, rid).await?;
@@ -1495,8 +1489,13 @@ impl Node {
                     },
                 );
                 self.local_timers.insert((until, p.0));
-                let v = json!({"type": "invite", "code": code, "link": parsed.link(""), "expires_at": until});
-                let _ = out.try_send(text_of(&v, rid));
+                let msg = ServerMsg::Invite {
+                    link: parsed.link(""),
+                    code,
+                    expires_at: until,
+                    rid: None,
+                };
+                let _ = out.try_send(text_of(&msg, rid));
             }
             ClientMsg::InviteCancel { .. } => {
                 let p = self.guest(conn, out, rid).await?;
@@ -1510,7 +1509,7 @@ impl Node {
                 }
                 self.set_act(p, Act::Idle);
                 let _ = out.try_send(text_of(
-                    &json!({"type": "invite_cancelled", "code": code}),
+                    &ServerMsg::InviteCancelled { code, rid: None },
                     rid,
                 ));
             }
@@ -1525,7 +1524,7 @@ impl Node {
                         room_refusal(&RoomError::UnknownInvite { code: code.clone() })
                     })?;
                 let (creator, node) = parse_entry(&value)
-                    .ok_or_else(|| Refusal::new("internal", "an unreadable invite"))?;
+                    .ok_or_else(|| Refusal::new(ErrorCode::Internal, "an unreadable invite"))?;
                 if creator == p.0 {
                     return Err(room_refusal(&RoomError::OwnInvite { player: p }));
                 }
@@ -1544,7 +1543,7 @@ impl Node {
             ClientMsg::Reconnect { token, .. } => {
                 if self.player_of(conn).is_some() {
                     return Err(Refusal::new(
-                        "already_identified",
+                        ErrorCode::AlreadyIdentified,
                         "this connection already has a guest: reconnect on a new connection",
                     ));
                 }
@@ -1608,7 +1607,11 @@ impl Node {
                 }
                 self.bind(conn, out, p, token.clone());
                 let _ = out.try_send(text_of(
-                    &json!({"type": "guest", "player": n, "token": token}),
+                    &ServerMsg::Guest {
+                        player: n,
+                        token: token.clone(),
+                        rid: None,
+                    },
                     rid,
                 ));
                 // A member of a hosted room of this node is back in it.
@@ -1654,10 +1657,10 @@ impl Node {
                 match rec.get("state") {
                     Some(state) => {
                         let room = crate::records::decode_room(state).map_err(|e| {
-                            Refusal::new("internal", format!("the room's record: {e}"))
+                            Refusal::new(ErrorCode::Internal, format!("the room's record: {e}"))
                         })?;
-                        let v = state_msg("online", &game, &room, now).value();
-                        let _ = out.try_send(text_of(&v, rid));
+                        let state = state_msg(StateKind::Online, &game, &room, now);
+                        let _ = out.try_send(text_of(&ServerMsg::State(Box::new(state)), rid));
                     }
                     None => return Err(self.gone_room(&game).await?),
                 }
@@ -1679,7 +1682,7 @@ impl Node {
             }
             ClientMsg::Undo { .. } => {
                 return Err(Refusal::new(
-                    "no_undo_online",
+                    ErrorCode::NoUndoOnline,
                     "there is no undo in online and hosted games",
                 ))
             }
@@ -1718,7 +1721,7 @@ impl Node {
         room: &str,
         rid: Option<&Value>,
     ) -> Res<()> {
-        let no = |m: String| Refusal::new("no_rematch", m);
+        let no = |m: String| Refusal::new(ErrorCode::NoRematch, m);
         if parse_online_id(room).is_none() {
             return Err(no(format!(
                 "{room:?} is not an online game (a rematch is for online games)"
@@ -1746,7 +1749,9 @@ impl Node {
         let other_node = self.get(self.keys.at(other.0)).await?;
         match step.as_str() {
             "offered" => {
-                let v = json!({"type": "rematch_offered", "room": room});
+                let v = ServerMsg::RematchOffered {
+                    room: room.to_owned(),
+                };
                 if let Some(n) = other_node {
                     self.locs.insert(other, n);
                     if let Some(s) = self.to_player(other, text_of(&v, None), false) {
@@ -1757,13 +1762,16 @@ impl Node {
                     }
                 }
                 let _ = out.try_send(text_of(
-                    &json!({"type": "rematch_waiting", "room": room}),
+                    &ServerMsg::RematchWaiting {
+                        room: room.to_owned(),
+                        rid: None,
+                    },
                     rid,
                 ));
                 Ok(())
             }
             "again" => Err(Refusal::new(
-                "rematch_offered",
+                ErrorCode::RematchOffered,
                 "you offered a rematch already: it is up to your opponent",
             )),
             "accepted" => {
@@ -1801,9 +1809,19 @@ impl Node {
         accepter: (PlayerId, String),
         rid: Option<&Value>,
     ) -> Res<()> {
-        let busy = || Refusal::new("no_rematch", "your opponent is busy with another game");
+        let busy = || {
+            Refusal::new(
+                ErrorCode::NoRematch,
+                "your opponent is busy with another game",
+            )
+        };
         match self.players.get(&offerer).map(|l| &l.act) {
-            None => return Err(Refusal::new("no_rematch", "your opponent is not connected")),
+            None => {
+                return Err(Refusal::new(
+                    ErrorCode::NoRematch,
+                    "your opponent is not connected",
+                ))
+            }
             Some(Act::Idle) => {}
             Some(_) => return Err(busy()),
         }
@@ -1946,7 +1964,7 @@ impl Node {
         tracing::info!(room = %id, black = seats[0].0, white = seats[1].0, kind, node = %self.me, "matched");
         let mut job = Job::default();
         for (seat, p) in seats.iter().enumerate() {
-            let v = json!({"type": "matched", "room": id, "seat": seat, "color": color_name(seat_color(seat))});
+            let v = matched(id.clone(), seat);
             let r = rid.filter(|(rp, _)| rp == p).map(|(_, r)| r);
             if let Some(s) = self.to_player(*p, text_of(&v, r), true) {
                 job.sends.push(s);
@@ -2096,7 +2114,7 @@ impl Node {
                 // Kept as it is (the lease expires again): never dropped.
                 tracing::error!(room = %id, error = %e, "an unreadable room record");
                 return Err(Refusal::new(
-                    "internal",
+                    ErrorCode::Internal,
                     format!("the record of {id} cannot be read: {e}"),
                 ));
             }
@@ -2189,7 +2207,7 @@ impl Node {
             Ok::<_, rusqlite::Error>(rows)
         })
         .await
-        .map_err(|e| Refusal::new("internal", format!("the read failed: {e}")))?
+        .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
         .map_err(finished::db_err)?;
         for (id, kind, state) in rows {
             let mut pipe = redis::pipe();
@@ -2220,14 +2238,14 @@ impl Node {
         let now = wall_now();
         let p = PlayerId(f.player);
         let rid = f.rid.as_ref();
-        let refuse = |r: &Refusal| text_of(&r.to_json(Some(&f.kind), rid), None);
+        let refuse = |r: &Refusal| text_of(&r.to_msg(Some(&f.kind), rid), None);
         let Some(o) = self.rooms.get_mut(&f.room) else {
             // Not ours (any more): the sender asks again at its next sweep.
             self.owners.remove(&f.room);
             let payload = serde_json::to_string(&Wire::Deliver {
                 player: f.player,
                 text: refuse(&Refusal::new(
-                    "unavailable",
+                    ErrorCode::Unavailable,
                     "the room is moving to another node: send it again",
                 ))
                 .as_str()
@@ -2305,7 +2323,7 @@ impl Node {
                     Ok(())
                 };
                 if let Some(seat) = room.seat_of(p) {
-                    let v = json!({"type": "matched", "room": f.room, "seat": seat, "color": color_name(seat_color(seat))});
+                    let v = matched(f.room.clone(), seat);
                     extra.push((p, text_of(&v, rid)));
                 }
                 r
@@ -2330,11 +2348,11 @@ impl Node {
         let req = rid.map(|r| (p, r.clone()));
         // Reconnect's state goes to the player even if it was connected already.
         if matches!(f.op, Op::Reconnect) {
-            let v = state_msg("online", &f.room, room, now).value();
-            extra.push((p, text_of(&v, None)));
+            let state = state_msg(StateKind::Online, &f.room, room, now);
+            extra.push((p, state_text(&state)));
         }
         let lost = refuse(&Refusal::new(
-            "unavailable",
+            ErrorCode::Unavailable,
             "the room moved to another node before this was saved: nothing changed, send it again",
         ));
         let revert = match (result.is_ok(), before) {
@@ -2394,8 +2412,8 @@ impl Node {
                 _ => {}
             }
         }
-        let mut state = state_msg("online", id, &o.room, now);
-        let text = state.text();
+        let mut state = state_msg(StateKind::Online, id, &o.room, now);
+        let text = state_text(&state);
         let members: Vec<PlayerId> = o
             .room
             .members()
@@ -2407,7 +2425,7 @@ impl Node {
             let t = match &req {
                 Some((rp, rid)) if *rp == p => {
                     state.rid = Some(rid.clone());
-                    let t = state.text();
+                    let t = state_text(&state);
                     state.rid = None;
                     t
                 }
@@ -2521,18 +2539,14 @@ impl Node {
                         .unwrap_or(0);
                     if removed == 1 {
                         self.set_act(p, Act::Idle);
-                        let _ = out.try_send(Utf8Bytes::from(
-                            json!({"type": "queue_expired"}).to_string(),
-                        ));
+                        let _ = out.try_send(text_of(&ServerMsg::QueueExpired, None));
                     }
                 }
                 Act::Inviting { code, value, until } if until <= now.0 => {
                     // The key expired with the invite; nobody took it meanwhile.
                     let _ = self.take_invite(&code, &value).await;
                     self.set_act(p, Act::Idle);
-                    let _ = out.try_send(Utf8Bytes::from(
-                        json!({"type": "invite_expired", "code": code}).to_string(),
-                    ));
+                    let _ = out.try_send(text_of(&ServerMsg::InviteExpired { code }, None));
                 }
                 _ => {}
             }
@@ -2582,10 +2596,11 @@ impl Node {
         for f in std::mem::take(&mut self.pending) {
             if now.saturating_sub(f.since) > give_up {
                 if let Some(l) = self.players.get(&PlayerId(f.player)) {
-                    let r = Refusal::new("unavailable", "the room's node is not answering");
+                    let r =
+                        Refusal::new(ErrorCode::Unavailable, "the room's node is not answering");
                     let _ = l
                         .out
-                        .try_send(text_of(&r.to_json(Some(&f.kind), f.rid.as_ref()), None));
+                        .try_send(text_of(&r.to_msg(Some(&f.kind), f.rid.as_ref()), None));
                 }
                 continue;
             }
