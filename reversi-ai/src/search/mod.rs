@@ -611,4 +611,46 @@ mod tests {
             assert_eq!(after, hard_only, "ordering score {ordering} leaked");
         }
     }
+
+    #[cfg(feature = "embedded-weights")]
+    #[test]
+    fn probcut_prunes_and_a_wide_margin_changes_nothing() {
+        use crate::probcut::{Cut, ProbCut};
+        let w = Weights::embedded().unwrap();
+        let stop = AtomicBool::new(false);
+        let never = ProbCut::uniform(Cut {
+            a: 1.0,
+            b: 0.0,
+            sigma: 1000.0,
+        });
+        let tight = ProbCut::uniform(Cut {
+            a: 1.0,
+            b: 0.0,
+            sigma: 2.0,
+        });
+        let (mut full_nodes, mut cut_nodes) = (0, 0);
+        for (p, o) in random_positions(8, 36, 0x1234_5678_9abc_def1) {
+            let order: Vec<u8> = (0..64).filter(|&i| legal(p, o) >> i & 1 == 1).collect();
+            let mut run = |pc: Option<&ProbCut>| {
+                let (mut mid_tt, mut end_tt) = (TransTable::new(16), TransTable::new(4));
+                let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+                s.weights = Some(w);
+                s.probcut = pc;
+                let r = s.trained_root(p, o, 7, &order, true).unwrap();
+                (r, s.nodes)
+            };
+            let (full, n_full) = run(None);
+            let (wide, n_wide) = run(Some(&never));
+            let (tight_r, n_tight) = run(Some(&tight));
+            assert_eq!(full, wide, "a cut that never happens changes the scores");
+            assert!(n_wide >= n_full);
+            assert_eq!(tight_r.len(), full.len());
+            full_nodes += n_full;
+            cut_nodes += n_tight;
+        }
+        assert!(
+            cut_nodes * 2 < full_nodes,
+            "{cut_nodes} nodes with cuts, {full_nodes} without"
+        );
+    }
 }
