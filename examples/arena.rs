@@ -2,9 +2,10 @@
 //! `cargo run --release --example arena -- --a ENGINE --b ENGINE --games N
 //! [--openings FILE | --random-openings PLIES] [--seed S]`.
 //!
-//! An engine is `easy`, `normal`, `hard`, `expert`, `depth:N`, `nodes:N`, `expert:MS` (Expert
-//! with MS milliseconds a move instead of its own 950), `expert-full:MS` (the same searching full
-//! width, without Multi-ProbCut), or
+//! An engine is `easy`, `normal`, `hard`, `expert`, `depth:N`, `nodes:N`, `expert:MS[:T]`
+//! (Expert with MS milliseconds a move instead of its own 950, and its cuts' confidence T,
+//! `Expert::with_confidence`), `expert-full:MS` (the same searching full width, without
+//! Multi-ProbCut), or
 //! `nboard:COMMAND`: an external program speaking the NBoard protocol, started with COMMAND
 //! (split on spaces; for instance `nboard:target/release/examples/nboard` or
 //! `nboard:edax -q -n 1 -l 18 -nboard`). It is told the position of each move as a GGF
@@ -28,7 +29,7 @@ use std::time::{Duration, Instant};
 fn usage() -> ExitCode {
     eprintln!(
         "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S]\n\
-         ENGINE: easy | normal | hard | expert | depth:N | nodes:N | expert:MS | expert-full:MS | nboard:COMMAND"
+         ENGINE: easy | normal | hard | expert | depth:N | nodes:N | expert:MS[:T] | expert-full:MS | nboard:COMMAND"
     );
     ExitCode::from(2)
 }
@@ -229,17 +230,20 @@ fn play(
 /// An engine of this library by name, or an external NBoard engine (`nboard:COMMAND`).
 fn make_engine(name: &str, seed: u64) -> Result<Box<dyn Engine>, String> {
     for (prefix, selective) in [("expert:", true), ("expert-full:", false)] {
-        if let Some(ms) = name.strip_prefix(prefix) {
-            let ms: u64 = ms
-                .parse()
-                .ok()
-                .filter(|&ms| ms > 0)
-                .ok_or(format!("{name}: expected {prefix}MILLISECONDS"))?;
-            return Ok(Box::new(
-                Expert::new()
-                    .with_limits(Limits::time(Duration::from_millis(ms)))
-                    .with_selectivity(selective),
-            ));
+        if let Some(rest) = name.strip_prefix(prefix) {
+            let bad = || format!("{name}: expected {prefix}MILLISECONDS[:CONFIDENCE]");
+            let (ms, t) = match rest.split_once(':') {
+                Some((ms, t)) => (ms, Some(t.parse::<f32>().map_err(|_| bad())?)),
+                None => (rest, None),
+            };
+            let ms: u64 = ms.parse().ok().filter(|&ms| ms > 0).ok_or_else(bad)?;
+            let mut e = Expert::new()
+                .with_limits(Limits::time(Duration::from_millis(ms)))
+                .with_selectivity(selective);
+            if let Some(t) = t {
+                e = e.with_confidence(t);
+            }
+            return Ok(Box::new(e));
         }
     }
     match name.strip_prefix("nboard:") {

@@ -60,6 +60,8 @@ pub struct Expert {
     limits: Limits,
     /// Multi-ProbCut on (when the weights have its parameters).
     selective: bool,
+    /// Standard deviations a cut needs.
+    confidence: f32,
     tt: TransTable,
     end_tt: TransTable,
 }
@@ -100,6 +102,7 @@ impl Expert {
             weights: Weights::active().ok().map(Source::Embedded),
             limits: Limits::time(EXPERT_TIME),
             selective: true,
+            confidence: crate::probcut::DEFAULT_T,
             tt: TransTable::new(19),
             end_tt: TransTable::new(19),
         }
@@ -161,6 +164,31 @@ impl Expert {
         self
     }
 
+    /// This engine with another confidence for its cuts: a node is cut when the shallow
+    /// search's prediction clears the bound by `t` standard deviations (default
+    /// [`crate::probcut::DEFAULT_T`]; higher is safer and slower, lower prunes more). `t` is
+    /// taken between 0.5 and 8.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::{Engine, Expert, Limits};
+    /// use reversi_core::Position;
+    /// use std::sync::atomic::AtomicBool;
+    /// let mut e = Expert::new().with_confidence(2.0).with_limits(Limits::depth(3));
+    /// let r = e.choose(&Position::initial(), &Limits::NONE, &AtomicBool::new(false));
+    /// assert!(r.is_ok() || !cfg!(feature = "embedded-weights"));
+    /// ```
+    #[must_use]
+    pub fn with_confidence(mut self, t: f32) -> Expert {
+        self.confidence = if t.is_nan() {
+            crate::probcut::DEFAULT_T
+        } else {
+            t.clamp(0.5, 8.0)
+        };
+        self
+    }
+
     /// The evaluation of a position in discs for the side to move (trained weights; 0 without
     /// any).
     ///
@@ -215,6 +243,7 @@ impl Engine for Expert {
         let mut s = Search::new(&mut self.tt, &mut self.end_tt, stop, lim.nodes, deadline);
         s.weights = Some(w);
         s.probcut = if self.selective { w.probcut() } else { None };
+        s.probcut_t = self.confidence;
         let mut order: Vec<(u8, i32)> = Vec::new();
         let mut mm = legal(p, o);
         while mm != 0 {

@@ -631,7 +631,7 @@ mod tests {
         let (mut full_nodes, mut cut_nodes) = (0, 0);
         for (p, o) in random_positions(8, 36, 0x1234_5678_9abc_def1) {
             let order: Vec<u8> = (0..64).filter(|&i| legal(p, o) >> i & 1 == 1).collect();
-            let mut run = |pc: Option<&ProbCut>| {
+            let run = |pc: Option<&ProbCut>| {
                 let (mut mid_tt, mut end_tt) = (TransTable::new(16), TransTable::new(4));
                 let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
                 s.weights = Some(w);
