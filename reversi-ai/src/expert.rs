@@ -315,8 +315,9 @@ impl Engine for Expert {
 /// Whether the next iteration of the midgame search is worth starting, `elapsed` into a move
 /// of `budget`, the last two iterations having taken `last`. The next one is predicted from
 /// their ratio (the effective branching factor, taken between 2 and 6; 4 with too little to go
-/// on). It starts when half of it fits in the time left: a stopped iteration still counts (its
-/// first move, the best so far, is searched first, and a move that beats it is kept). From 22
+/// on). It starts when less than [`SOFT_SHARE`] of the budget is spent, or when half of it fits
+/// in the time left: a stopped iteration still counts (its first move, the best so far, is
+/// searched first, and a move that beats it is kept). From 22
 /// empties the search stops at a fifth of the budget, leaving the rest to an exact solve.
 fn next_iteration(
     budget: Duration,
@@ -333,8 +334,13 @@ fn next_iteration(
         4.0
     };
     let next = last.1.as_secs_f64() * ratio;
-    elapsed.as_secs_f64() + next / 2.0 <= budget.as_secs_f64()
+    let (elapsed, budget) = (elapsed.as_secs_f64(), budget.as_secs_f64());
+    elapsed <= SOFT_SHARE * budget || elapsed + next / 2.0 <= budget
 }
+
+/// Within this share of its budget Expert always starts another midgame iteration (the
+/// deadline stops it; what it finished counts).
+const SOFT_SHARE: f64 = 0.6;
 
 /// A score in 1/256 disc as whole discs (rounded), within the board's -64..=64.
 fn to_discs(units: i32) -> i32 {
@@ -411,12 +417,15 @@ mod tests {
     }
 
     #[test]
-    fn the_next_iteration_starts_when_half_of_it_fits() {
+    fn the_next_iteration_starts_early_or_when_half_of_it_fits() {
         let ms = Duration::from_millis;
         // 100 ms into 950: the last iterations took 20 and 80 ms (ratio 4): 320 ms predicted.
         assert!(next_iteration(ms(950), ms(100), (ms(20), ms(80)), false));
-        // 700 ms in: half of 320 does not fit.
+        // 800 ms in: half of 320 does not fit.
         assert!(!next_iteration(ms(950), ms(800), (ms(20), ms(80)), false));
+        // 500 ms in, a long iteration predicted: still within the soft share.
+        assert!(next_iteration(ms(950), ms(500), (ms(100), ms(400)), false));
+        assert!(!next_iteration(ms(950), ms(600), (ms(100), ms(400)), false));
         // Near the solve, a fifth of the budget only.
         assert!(!next_iteration(ms(950), ms(200), (ms(1), ms(1)), true));
         assert!(next_iteration(ms(950), ms(150), (ms(1), ms(1)), true));

@@ -110,7 +110,9 @@ function onPageMessage(m) {
 self.onmessage = (ev) => onPageMessage(ev.data);
 
 const WEIGHTS_URL = new URL("weights/expert.bin", import.meta.url).href;
-const WEIGHTS_CACHE = "reversi-weights-v1";
+// Named after the weights' file format: a new format (v2 added the Multi-ProbCut parameters)
+// gets a new cache, so that a browser does not keep an older file; older caches are deleted.
+const WEIGHTS_CACHE = "reversi-weights-v2";
 let weightsJob = null;   // the promise of the weights' loading, once asked
 
 // Reads a response's body, posting the progress about every 5 %.
@@ -150,6 +152,13 @@ async function fetchWeights() {
   let why = null;
   let cache = null;
   try { cache = self.caches ? await self.caches.open(WEIGHTS_CACHE) : null; } catch (_) { cache = null; }
+  try {
+    if (self.caches) {
+      for (const name of await self.caches.keys()) {
+        if (name.startsWith("reversi-weights-") && name !== WEIGHTS_CACHE) await self.caches.delete(name);
+      }
+    }
+  } catch (_) { /* an old cache left behind only costs space */ }
   try {
     let res = cache ? await cache.match(WEIGHTS_URL) : undefined;
     const cached = !!res;
