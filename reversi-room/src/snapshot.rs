@@ -132,6 +132,15 @@ pub enum SnapshotError {
         /// The lobby's next number.
         next: u64,
     },
+    /// A counter (a room's version or games, a lobby's next numbers) too close to `u64::MAX` to
+    /// count on from (the limit is 2^63).
+    #[error("{what} {value} leaves no room to count on")]
+    CounterTooLarge {
+        /// Which counter: `"version"`, `"games started"`, `"next guest"`, `"next room"`.
+        what: &'static str,
+        /// Its value.
+        value: u64,
+    },
     /// A generator position that ChaCha20 cannot take (positions have 68 bits).
     #[error("the generator's position {word_pos} is out of range")]
     BadGenerator {
@@ -154,6 +163,15 @@ pub enum SnapshotError {
 
 fn inconsistent<T>(what: impl Into<String>) -> Result<T, SnapshotError> {
     Err(SnapshotError::Inconsistent(what.into()))
+}
+
+/// Counters count on from a snapshot: they must be far from overflowing.
+fn check_counter(what: &'static str, value: u64) -> Result<(), SnapshotError> {
+    if value < 1 << 63 {
+        Ok(())
+    } else {
+        Err(SnapshotError::CounterTooLarge { what, value })
+    }
 }
 
 fn check_format(found: u32) -> Result<(), SnapshotError> {
@@ -549,7 +567,12 @@ impl<G: TurnGame> Room<G> {
     /// ```
     pub fn from_snapshot(mut s: RoomSnapshot<G>) -> Result<Room<G>, SnapshotError> {
         check_format(s.format)?;
+        check_counter("version", s.version)?;
+        check_counter("games started", s.games_started)?;
         let seats = s.initial.seats();
+        if seats == 0 {
+            return inconsistent("the game has no seat");
+        }
         if s.seats.len() != seats {
             return Err(SnapshotError::SeatCount {
                 what: "the room",
@@ -1029,6 +1052,8 @@ impl<G: TurnGame> Lobby<G> {
     /// ```
     pub fn from_snapshot(s: LobbySnapshot<G>) -> Result<Lobby<G>, SnapshotError> {
         check_format(s.format)?;
+        check_counter("next guest", s.next_player)?;
+        check_counter("next room", s.next_room)?;
         let mut kinds = BTreeMap::new();
         for (kind, game) in s.kinds {
             if game.seats() != 2 {

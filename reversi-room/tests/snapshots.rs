@@ -644,6 +644,13 @@ fn room_snapshots_that_do_not_hold_together_say_why() {
     assert!(e.to_string().contains("reserved"), "{e}");
     let e = refused(&|s| s.closed = Some(reversi_room::CloseReason::GameOver));
     assert!(e.to_string().contains("closed"), "{e}");
+    assert_eq!(
+        refused(&|s| s.version = u64::MAX),
+        SnapshotError::CounterTooLarge {
+            what: "version",
+            value: u64::MAX
+        }
+    );
     let e = refused(&|s| s.game.as_mut().unwrap().turn_version = s.version + 1);
     assert!(e.to_string().contains("after the room's version"), "{e}");
 }
@@ -720,6 +727,13 @@ fn lobby_snapshots_that_do_not_hold_together_say_why() {
     assert!(e.to_string().contains("not an open invite"), "{e}");
     let e = refused(&|s| s.rooms.clear());
     assert!(e.to_string().contains("plays in"), "{e}");
+    assert_eq!(
+        refused(&|s| s.next_room = u64::MAX),
+        SnapshotError::CounterTooLarge {
+            what: "next room",
+            value: u64::MAX
+        }
+    );
     assert_eq!(
         refused(&|s| s.generator.word_pos = u128::MAX),
         SnapshotError::BadGenerator {
