@@ -27,7 +27,8 @@ use crate::{
     PlayerId, Room, RoomId, RoomSettings, Token, TurnGame,
 };
 
-/// The format version of the snapshots this crate writes, and the only one it reads.
+/// The format version of the snapshots this crate writes, and the only one it reads. A change to
+/// the fields of the snapshot types comes with a new format version.
 ///
 /// # Examples
 ///
