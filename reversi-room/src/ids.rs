@@ -273,6 +273,24 @@ impl LobbyRng {
     pub(crate) fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }
+
+    /// The seed, the stream and the position in it (in 32-bit words).
+    pub(crate) fn parts(&self) -> ([u8; 32], u64, u128) {
+        (
+            self.0.get_seed(),
+            self.0.get_stream(),
+            self.0.get_word_pos(),
+        )
+    }
+
+    /// The generator at a position; `None` for a position the generator cannot take (ChaCha's
+    /// positions have 68 bits).
+    pub(crate) fn from_parts(seed: [u8; 32], stream: u64, word_pos: u128) -> Option<LobbyRng> {
+        let mut rng = ChaCha20Rng::from_seed(seed);
+        rng.set_stream(stream);
+        rng.set_word_pos(word_pos);
+        (rng.get_word_pos() == word_pos).then_some(LobbyRng(rng))
+    }
 }
 
 impl fmt::Debug for LobbyRng {

@@ -17,6 +17,11 @@
 //!   a move, a 2-hour limit).
 //! - [`Lobby`] is the online service: guests with reconnection [`Token`]s, a random-matching
 //!   queue per game kind, [`InviteCode`]s, and the online [`Room`]s it fills.
+//! - [`RoomSnapshot`] and [`LobbySnapshot`] are the two as public, versioned plain data
+//!   ([`SNAPSHOT_FORMAT`]), for a host to store and restore: [`Room::snapshot`],
+//!   [`Room::from_snapshot`] (which checks everything and says what is wrong in a
+//!   [`SnapshotError`]), and the same on [`Lobby`]. Their shape changes only with the format
+//!   version, unlike the states' own serde form, which follows their private fields.
 //!
 //! # Examples
 //!
@@ -74,6 +79,7 @@ mod ids;
 mod limit;
 mod lobby;
 mod room;
+mod snapshot;
 
 pub use error::RoomError;
 pub use game::{Bot, SeatOutcome, TurnGame};
@@ -83,4 +89,9 @@ pub use lobby::{Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, Queu
 pub use room::{
     BotTurn, CloseReason, EndReason, Event, EventKind, GameResult, Member, Occupant, PauseCause,
     Room, RoomCommand, RoomSettings,
+};
+pub use snapshot::{
+    ClockPhase, ClockSnapshot, GameSnapshot, GeneratorSnapshot, GuestSnapshot, InviteSnapshot,
+    InviteState, LobbyRoomSnapshot, LobbySnapshot, MemberSnapshot, RoomSnapshot, SnapshotError,
+    SNAPSHOT_FORMAT,
 };

@@ -319,17 +319,17 @@ pub enum LobbyEventKind<A> {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-struct Guest {
-    token: Token,
-    activity: Activity,
-    disconnected_at: Option<Millis>,
+pub(crate) struct Guest {
+    pub(crate) token: Token,
+    pub(crate) activity: Activity,
+    pub(crate) disconnected_at: Option<Millis>,
 }
 
 /// Where an invite is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "snake_case"))]
-enum InviteStatus {
+pub(crate) enum InviteStatus {
     Open,
     Expired,
     Cancelled,
@@ -338,11 +338,11 @@ enum InviteStatus {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-struct Invite {
-    kind: String,
-    creator: PlayerId,
-    expires_at: Millis,
-    status: InviteStatus,
+pub(crate) struct Invite {
+    pub(crate) kind: String,
+    pub(crate) creator: PlayerId,
+    pub(crate) expires_at: Millis,
+    pub(crate) status: InviteStatus,
 }
 
 /// The online service: guests, a random-matching queue per game kind, invite codes, reconnection
@@ -392,21 +392,21 @@ struct Invite {
     )
 )]
 pub struct Lobby<G: TurnGame> {
-    settings: LobbySettings,
-    kinds: BTreeMap<String, G>,
-    guests: BTreeMap<PlayerId, Guest>,
-    queues: BTreeMap<String, VecDeque<PlayerId>>,
-    invites: BTreeMap<InviteCode, Invite>,
-    rooms: BTreeMap<RoomId, Room<G>>,
-    room_kinds: BTreeMap<RoomId, String>,
-    next_player: u64,
-    next_room: u64,
-    rng: LobbyRng,
-    last_now: Millis,
-    events: VecDeque<LobbyEvent<G::Action>>,
+    pub(crate) settings: LobbySettings,
+    pub(crate) kinds: BTreeMap<String, G>,
+    pub(crate) guests: BTreeMap<PlayerId, Guest>,
+    pub(crate) queues: BTreeMap<String, VecDeque<PlayerId>>,
+    pub(crate) invites: BTreeMap<InviteCode, Invite>,
+    pub(crate) rooms: BTreeMap<RoomId, Room<G>>,
+    pub(crate) room_kinds: BTreeMap<RoomId, String>,
+    pub(crate) next_player: u64,
+    pub(crate) next_room: u64,
+    pub(crate) rng: LobbyRng,
+    pub(crate) last_now: Millis,
+    pub(crate) events: VecDeque<LobbyEvent<G::Action>>,
     /// Every pending deadline, derived from the rest and rebuilt when loaded.
     #[cfg_attr(feature = "serde", serde(skip_serializing))]
-    index: Index,
+    pub(crate) index: Index,
 }
 
 /// The serialised shape of a [`Lobby`], whose deadline index is rebuilt when it is read, and whose
@@ -475,7 +475,7 @@ fn two_seat_kinds<G: TurnGame>(kinds: &BTreeMap<String, G>) -> Result<(), String
 /// The pending deadlines by time, so that finding the next one costs a logarithm, not a scan
 /// of every room and guest.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Index {
+pub(crate) struct Index {
     by_time: BTreeSet<(Millis, Due)>,
     by_key: BTreeMap<Due, Millis>,
 }
@@ -1284,7 +1284,7 @@ impl<G: TurnGame> Lobby<G> {
     }
 
     /// The index as a full scan computes it.
-    fn rebuilt_index(&self) -> Index {
+    pub(crate) fn rebuilt_index(&self) -> Index {
         let mut index = Index::default();
         let keys = self
             .rooms

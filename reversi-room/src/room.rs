@@ -248,9 +248,9 @@ impl Occupant {
 #[non_exhaustive]
 pub struct Member {
     /// When the person disconnected, if they are disconnected.
-    disconnected_at: Option<Millis>,
+    pub(crate) disconnected_at: Option<Millis>,
     /// When their grace ends, if they are disconnected.
-    grace_until: Option<Millis>,
+    pub(crate) grace_until: Option<Millis>,
 }
 
 impl Member {
@@ -682,23 +682,23 @@ pub struct BotTurn {
         deserialize = "G: serde::de::DeserializeOwned, G::Action: serde::de::DeserializeOwned"
     ))
 )]
-struct Table<G: TurnGame> {
-    number: u64,
-    state: G,
-    clock: Clock,
-    started_at: Millis,
-    limit_at: Option<Millis>,
-    host_paused: bool,
-    auto_paused: bool,
-    turn_version: u64,
-    result: Option<GameResult>,
+pub(crate) struct Table<G: TurnGame> {
+    pub(crate) number: u64,
+    pub(crate) state: G,
+    pub(crate) clock: Clock,
+    pub(crate) started_at: Millis,
+    pub(crate) limit_at: Option<Millis>,
+    pub(crate) host_paused: bool,
+    pub(crate) auto_paused: bool,
+    pub(crate) turn_version: u64,
+    pub(crate) result: Option<GameResult>,
 }
 
 impl<G: TurnGame> Table<G> {
-    fn in_progress(&self) -> bool {
+    pub(crate) fn in_progress(&self) -> bool {
         self.result.is_none()
     }
-    fn paused(&self) -> bool {
+    pub(crate) fn paused(&self) -> bool {
         self.host_paused || self.auto_paused
     }
 }
@@ -752,20 +752,20 @@ impl<G: TurnGame> Table<G> {
     ))
 )]
 pub struct Room<G: TurnGame> {
-    settings: RoomSettings,
-    host: Option<PlayerId>,
-    initial: G,
-    members: BTreeMap<PlayerId, Member>,
-    seats: Vec<Option<Occupant>>,
-    reservation: Option<PlayerId>,
-    bot_leaving: bool,
-    table: Option<Table<G>>,
-    games: u64,
-    close_at: Option<Millis>,
-    closed: Option<CloseReason>,
-    version: u64,
-    last_now: Millis,
-    events: VecDeque<Event<G::Action>>,
+    pub(crate) settings: RoomSettings,
+    pub(crate) host: Option<PlayerId>,
+    pub(crate) initial: G,
+    pub(crate) members: BTreeMap<PlayerId, Member>,
+    pub(crate) seats: Vec<Option<Occupant>>,
+    pub(crate) reservation: Option<PlayerId>,
+    pub(crate) bot_leaving: bool,
+    pub(crate) table: Option<Table<G>>,
+    pub(crate) games: u64,
+    pub(crate) close_at: Option<Millis>,
+    pub(crate) closed: Option<CloseReason>,
+    pub(crate) version: u64,
+    pub(crate) last_now: Millis,
+    pub(crate) events: VecDeque<Event<G::Action>>,
 }
 
 impl<G: TurnGame> Room<G> {

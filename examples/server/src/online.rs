@@ -249,16 +249,13 @@ impl Online {
         let mut guest_tokens = Vec::new();
         if loaded.from_version < 2 {
             // Store version 1 kept the tokens only in the lobby: copy them to the guests table.
-            let v = serde_json::to_value(&lobby).unwrap_or(Value::Null);
-            if let Some(guests) = v.get("guests").and_then(Value::as_object) {
-                for (id, g) in guests {
-                    if let (Ok(p), Some(t)) =
-                        (id.parse::<u64>(), g.get("token").and_then(Value::as_str))
-                    {
-                        guest_tokens.push((t.to_owned(), p));
-                    }
-                }
-            }
+            guest_tokens.extend(
+                lobby
+                    .snapshot()
+                    .guests
+                    .into_iter()
+                    .map(|g| (g.token.as_str().to_owned(), g.player.0)),
+            );
         } else {
             guest_tokens.extend(
                 new_guests
