@@ -5,6 +5,7 @@
 //! cargo build --release --example nboard
 //! target/release/examples/nboard      # then type: nboard 2 / set depth 8 / go / ping 1
 //! target/release/examples/nboard --depth 4   # as if the GUI had sent `set depth 4`
+//! target/release/examples/nboard --threads 2 # two search threads (default one; see below)
 //! ```
 //!
 //! Unknown or malformed lines are reported on stderr and otherwise ignored, as the protocol
@@ -15,20 +16,30 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // One thread unless asked: two threads do not yet reach a depth sooner (docs/engine.md).
     let mut driver = Driver::new();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => {}
-        [flag, n] if flag == "--depth" => {
-            let set = format!("set depth {n}");
-            if n.parse::<u32>().is_err() || driver.handle(&set).is_err() {
-                eprintln!("nboard: --depth needs a number of plies, not {n:?}");
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let n = args.next().unwrap_or_default();
+        match flag.as_str() {
+            "--depth" => {
+                let set = format!("set depth {n}");
+                if n.parse::<u32>().is_err() || driver.handle(&set).is_err() {
+                    eprintln!("nboard: --depth needs a number of plies, not {n:?}");
+                    return ExitCode::from(2);
+                }
+            }
+            "--threads" => match n.parse::<u32>() {
+                Ok(t) if (1..=256).contains(&t) => driver = driver.with_threads(t),
+                _ => {
+                    eprintln!("nboard: --threads needs a number from 1 to 256, not {n:?}");
+                    return ExitCode::from(2);
+                }
+            },
+            _ => {
+                eprintln!("usage: nboard [--depth PLIES] [--threads N]");
                 return ExitCode::from(2);
             }
-        }
-        _ => {
-            eprintln!("usage: nboard [--depth PLIES]");
-            return ExitCode::from(2);
         }
     }
     let stdin = std::io::stdin();

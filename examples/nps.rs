@@ -1,7 +1,9 @@
 //! Search speed of Hard and Expert: nodes per second over the same midgame positions.
 //!
-//! `cargo run --release --example nps -- [POSITIONS] [MILLISECONDS]` (default 20 positions at
-//! 24 to 43 empties, 500 ms each). Speed on a shared machine varies: compare the two engines
+//! `cargo run --release --example nps -- [POSITIONS] [MILLISECONDS] [THREADS] [DEPTH]` (default
+//! 20 positions at 24 to 43 empties, 500 ms each, one thread). With THREADS above one, Expert
+//! also runs on that many threads. With DEPTH, every search goes to that depth instead of a time
+//! (the time it takes is the figure to compare). Speed on a shared machine varies: compare the two engines
 //! from the same run.
 
 use reversi::ai::{Engine, Expert, Level, Limits};
@@ -13,6 +15,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
     let ms: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(500);
+    let threads: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let depth_limit: Option<u32> = args.next().and_then(|a| a.parse().ok());
     let mut x = 0x2545_F491_4F6C_DD1Du64;
     let mut positions = Vec::new();
     while positions.len() < n as usize {
@@ -32,12 +36,22 @@ fn main() {
         }
     }
     let stop = AtomicBool::new(false);
-    let limits = Limits::time(Duration::from_millis(ms));
-    let engines: Vec<(&str, Box<dyn Engine>)> = vec![
-        ("hard", Level::Hard.engine(0)),
-        ("expert", Box::new(Expert::new())),
+    let limits = match depth_limit {
+        Some(d) => Limits::depth(d),
+        None => Limits::time(Duration::from_millis(ms)),
+    };
+    let mut engines: Vec<(String, Box<dyn Engine>, Limits)> = vec![
+        ("hard".into(), Level::Hard.engine(0), limits),
+        ("expert".into(), Box::new(Expert::new()), limits),
     ];
-    for (name, mut e) in engines {
+    if threads > 1 {
+        engines.push((
+            format!("expert, {threads} threads"),
+            Box::new(Expert::new()),
+            limits.with_threads(threads),
+        ));
+    }
+    for (name, mut e, limits) in engines {
         let (mut nodes, mut depth) = (0u64, 0u32);
         let start = Instant::now();
         for p in &positions {

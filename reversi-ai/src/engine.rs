@@ -612,8 +612,8 @@ impl Engine for SearchEngine {
         self.mid_tt.clear();
         self.end_tt.clear();
         let mut s = Search::new(
-            &mut self.mid_tt,
-            &mut self.end_tt,
+            &self.mid_tt,
+            &self.end_tt,
             stop,
             lim.nodes,
             deadline,

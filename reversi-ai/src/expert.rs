@@ -10,7 +10,7 @@ use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Engine, Limits, SearchResult};
 use reversi_core::{Move, Position, Square};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -240,7 +240,7 @@ impl Engine for Expert {
         // Fresh tables every move: the same position and limits give the same move.
         self.tt.clear();
         self.end_tt.clear();
-        let mut s = Search::new(&mut self.tt, &mut self.end_tt, stop, lim.nodes, deadline);
+        let mut s = Search::new(&self.tt, &self.end_tt, stop, lim.nodes, deadline);
         s.weights = Some(w);
         s.probcut = if self.selective { w.probcut() } else { None };
         s.probcut_t = self.confidence;
@@ -272,31 +272,65 @@ impl Engine for Expert {
         } else {
             max_depth
         };
-        // How long each iteration took, to predict the next one.
-        let mut last = (Duration::ZERO, Duration::ZERO);
-        for depth in 1..=mid_max {
-            let sqs: Vec<u8> = order.iter().map(|m| m.0).collect();
-            let began = deadline.map(|d| d.elapsed());
-            let Some(r) = s.trained_root(p, o, depth, &sqs, false) else {
-                break;
-            };
-            let complete = !s.aborted;
-            order = r;
-            result.best_move = sq(order[0].0);
-            result.pv = vec![result.best_move];
-            result.score = to_discs(order[0].1);
-            if !complete {
-                break;
-            }
-            result.depth = depth;
-            if let (Some(t), Some(d), Some(began)) = (lim.time, deadline, began) {
-                let elapsed = d.elapsed();
-                last = (last.1, elapsed - began);
-                if !next_iteration(t, elapsed, last, solve_try) {
+        let threads = lim.threads.unwrap_or(1).max(1);
+        let helpers_stop = AtomicBool::new(false);
+        let tt: &TransTable = &self.tt;
+        let (selective, confidence) = (self.selective, self.confidence);
+        let first_order: Vec<u8> = order.iter().map(|m| m.0).collect();
+        let helper_nodes = std::thread::scope(|scope| {
+            // Lazy SMP: the other threads search the same root, deeper by one ply every other
+            // thread, sharing the table; the first thread's result is the answer.
+            let helpers: Vec<_> = (1..threads)
+                .map(|h| {
+                    let (first_order, helpers_stop) = (&first_order, &helpers_stop);
+                    scope.spawn(move || {
+                        let end = TransTable::new(4);
+                        let mut hs = Search::new(tt, &end, helpers_stop, None, deadline);
+                        hs.weights = Some(w);
+                        hs.probcut = if selective { w.probcut() } else { None };
+                        hs.probcut_t = confidence;
+                        let mut sqs = first_order.clone();
+                        for depth in (1 + h % 2)..=mid_max {
+                            match hs.trained_root(p, o, depth, &sqs, false) {
+                                Some(r) if !hs.aborted => sqs = r.iter().map(|m| m.0).collect(),
+                                _ => break,
+                            }
+                        }
+                        hs.nodes
+                    })
+                })
+                .collect();
+            // How long each iteration took, to predict the next one.
+            let mut last = (Duration::ZERO, Duration::ZERO);
+            for depth in 1..=mid_max {
+                let sqs: Vec<u8> = order.iter().map(|m| m.0).collect();
+                let began = deadline.map(|d| d.elapsed());
+                let Some(r) = s.trained_root(p, o, depth, &sqs, false) else {
+                    break;
+                };
+                let complete = !s.aborted;
+                order = r;
+                result.best_move = sq(order[0].0);
+                result.pv = vec![result.best_move];
+                result.score = to_discs(order[0].1);
+                if !complete {
                     break;
                 }
+                result.depth = depth;
+                if let (Some(t), Some(d), Some(began)) = (lim.time, deadline, began) {
+                    let elapsed = d.elapsed();
+                    last = (last.1, elapsed - began);
+                    if !next_iteration(t, elapsed, last, solve_try) {
+                        break;
+                    }
+                }
             }
-        }
+            helpers_stop.store(true, Ordering::Relaxed);
+            helpers
+                .into_iter()
+                .map(|h| h.join().map_err(|_| AiError::ThreadPanicked))
+                .sum::<Result<u64, AiError>>()
+        })?;
         if solve_try && !s.aborted {
             let (score, mv) = s.end_root(p, o, -64, 64);
             if !s.aborted && mv != NO_MOVE {
@@ -307,7 +341,7 @@ impl Engine for Expert {
                 result.depth = empties;
             }
         }
-        result.nodes = s.nodes;
+        result.nodes = s.nodes + helper_nodes;
         Ok(result)
     }
 }
@@ -364,10 +398,10 @@ pub(crate) fn mid_scores(
     stop: &AtomicBool,
     nodes: &mut u64,
 ) -> Option<Vec<(u8, i32)>> {
-    let mut end_tt = TransTable::new(4);
+    let end_tt = TransTable::new(4);
     let mut s = Search::new(
         tt,
-        &mut end_tt,
+        &end_tt,
         stop,
         node_limit.map(|n| n.saturating_sub(*nodes)),
         deadline,
@@ -429,5 +463,38 @@ mod tests {
         // Near the solve, a fifth of the budget only.
         assert!(!next_iteration(ms(950), ms(200), (ms(1), ms(1)), true));
         assert!(next_iteration(ms(950), ms(150), (ms(1), ms(1)), true));
+    }
+
+    #[cfg(feature = "embedded-weights")]
+    #[test]
+    fn two_threads_play_legal_moves_within_the_limits() {
+        let stop = AtomicBool::new(false);
+        let mut pos = Position::initial();
+        let mut e = Expert::new();
+        for _ in 0..12 {
+            let lim = Limits::time(Duration::from_millis(60)).with_threads(2);
+            let r = e.choose(&pos, &lim, &stop).unwrap();
+            pos = pos.play(r.best_move).unwrap();
+        }
+        // Under a depth limit the threads stop with the first one.
+        let r = e
+            .choose(&pos, &Limits::depth(6).with_threads(2), &stop)
+            .unwrap();
+        assert_eq!(r.depth, 6);
+        let one = Expert::new()
+            .choose(&pos, &Limits::depth(6), &stop)
+            .unwrap();
+        assert!(
+            r.nodes >= one.nodes / 2,
+            "{} nodes with 2 threads, {} with one",
+            r.nodes,
+            one.nodes
+        );
+        // A stop set beforehand still gives a legal move at once.
+        let stopped = AtomicBool::new(true);
+        let r = e
+            .choose(&pos, &Limits::NONE.with_threads(2), &stopped)
+            .unwrap();
+        assert!(pos.play(r.best_move).is_ok());
     }
 }

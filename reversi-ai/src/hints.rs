@@ -112,14 +112,14 @@ pub fn hints(
     }
     let empties = pos.empty().count();
     let bits = (empties + 2).clamp(10, 21);
-    let mut mid_tt = TransTable::new(bits.min(18));
-    let mut end_tt = TransTable::new(bits);
+    let mid_tt = TransTable::new(bits.min(18));
+    let end_tt = TransTable::new(bits);
     let deadline = limits.deadline();
     // The trained evaluation, when the library has it: midgame scores in discs.
     let weights = Weights::active().ok();
     let mut expert_tt = TransTable::new(if weights.is_some() { bits.min(18) } else { 4 });
     let mut expert_nodes = 0u64;
-    let mut s = Search::new(&mut mid_tt, &mut end_tt, stop, limits.nodes, deadline);
+    let mut s = Search::new(&mid_tt, &end_tt, stop, limits.nodes, deadline);
     s.wof = scoring == Scoring::Wof;
     let (p, o) = (pos.player().0, pos.opponent().0);
     let mut order: Vec<u8> = pos.legal_moves().iter().map(|q| q.index()).collect();
@@ -177,8 +177,8 @@ pub fn hints(
                 return Ok(out);
             }
             s = Search::new(
-                &mut mid_tt,
-                &mut end_tt,
+                &mid_tt,
+                &end_tt,
                 stop,
                 Some(n - expert_nodes),
                 deadline,

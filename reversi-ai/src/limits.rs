@@ -34,6 +34,10 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Where the time is read; `None` is [`TimeSource::system`].
     pub time_source: Option<TimeSource>,
+    /// Threads of the search; `None` is one. Expert searches its midgame on all of them
+    /// (they share one table; the first thread's result is the answer), so its moves under
+    /// more than one thread are not reproducible; the other levels use one.
+    pub threads: Option<u32>,
 }
 
 fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
@@ -57,6 +61,7 @@ impl Limits {
         nodes: None,
         time: None,
         time_source: None,
+        threads: None,
     };
 
     /// No limit, same as [`Limits::NONE`]: the start of a builder.
@@ -128,6 +133,7 @@ impl Limits {
             nodes: None,
             time: None,
             time_source: None,
+            threads: None,
         }
     }
 
@@ -145,6 +151,7 @@ impl Limits {
             nodes: Some(nodes),
             time: None,
             time_source: None,
+            threads: None,
         }
     }
 
@@ -163,6 +170,7 @@ impl Limits {
             nodes: None,
             time: Some(time),
             time_source: None,
+            threads: None,
         }
     }
 
@@ -181,7 +189,24 @@ impl Limits {
             nodes: min_opt(self.nodes, other.nodes),
             time: min_opt(self.time, other.time),
             time_source: self.time_source.or(other.time_source),
+            threads: min_opt(self.threads, other.threads),
         }
+    }
+
+    /// These limits with `threads` search threads (at least one; replacing any thread count).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::Limits;
+    /// assert_eq!(Limits::NONE.with_threads(2).threads, Some(2));
+    /// assert_eq!(Limits::NONE.with_threads(0).threads, Some(1));
+    /// assert_eq!(Limits::NONE.with_threads(4).min(Limits::NONE.with_threads(2)).threads, Some(2));
+    /// ```
+    #[must_use]
+    pub const fn with_threads(mut self, threads: u32) -> Limits {
+        self.threads = Some(if threads == 0 { 1 } else { threads });
+        self
     }
 
     /// These limits with the time read from `source` (replacing any source).

@@ -343,6 +343,7 @@ pub struct Driver {
     depth: Option<u32>,
     engine: Expert,
     stop: AtomicBool,
+    threads: u32,
 }
 
 impl Default for Driver {
@@ -369,7 +370,23 @@ impl Driver {
             depth: None,
             engine: Expert::new(),
             stop: AtomicBool::new(false),
+            threads: 1,
         }
+    }
+
+    /// This session with `threads` search threads for its moves (at least one; default one,
+    /// [`Limits::with_threads`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut d = reversi_ai::nboard::Driver::new().with_threads(2);
+    /// assert_eq!(d.handle("ping 3").unwrap(), ["pong 3"]);
+    /// ```
+    #[must_use]
+    pub fn with_threads(mut self, threads: u32) -> Driver {
+        self.threads = threads.max(1);
+        self
     }
 
     /// The current position.
@@ -390,6 +407,7 @@ impl Driver {
             Some(d) => Limits::depth(d).with_time(crate::EXPERT_TIME * 10),
             None => Limits::NONE,
         }
+        .with_threads(self.threads)
     }
 
     /// Handles one line from the GUI and returns the lines to send back. An empty line gives

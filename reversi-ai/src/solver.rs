@@ -361,8 +361,8 @@ impl Solver {
         self.mid_tt.new_search();
         let deadline = limits.deadline();
         let mut s = Search::new(
-            &mut self.mid_tt,
-            &mut self.end_tt,
+            &self.mid_tt,
+            &self.end_tt,
             stop,
             limits.nodes,
             deadline,

@@ -379,7 +379,7 @@ fn label_all(cfg: &TrainConfig, w: &Weights, pos: &[Pos]) -> Vec<(f32, bool)> {
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
-                    let mut mid = TransTable::new(10);
+                    let mid = TransTable::new(10);
                     let mut end = TransTable::new(18);
                     let stop = AtomicBool::new(false);
                     part.iter()
@@ -389,7 +389,7 @@ fn label_all(cfg: &TrainConfig, w: &Weights, pos: &[Pos]) -> Vec<(f32, bool)> {
                                 (terminal(x.p, x.o) as f32 / UNITS_PER_DISC as f32, true)
                             } else if empties <= cfg.solve_empties {
                                 end.new_search();
-                                let mut s = Search::new(&mut mid, &mut end, &stop, None, None);
+                                let mut s = Search::new(&mid, &end, &stop, None, None);
                                 let (score, _) = s.end_root(x.p, x.o, -64, 64);
                                 (score as f32, true)
                             } else {
@@ -676,12 +676,12 @@ pub fn fit_probcut(
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
-                    let (mut tt, mut end) = (TransTable::new(18), TransTable::new(4));
+                    let (mut tt, end) = (TransTable::new(18), TransTable::new(4));
                     let stop = AtomicBool::new(false);
                     let mut out = Vec::new();
                     for &(p, o) in part {
                         tt.clear();
-                        let mut s = Search::new(&mut tt, &mut end, &stop, None, None);
+                        let mut s = Search::new(&tt, &end, &stop, None, None);
                         s.weights = Some(w);
                         let v: Vec<f32> = (0..=cfg.max_depth)
                             .map(|d| s.trained_score(p, o, d) as f32 / UNITS_PER_DISC as f32)

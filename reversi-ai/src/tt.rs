@@ -1,5 +1,9 @@
 //! A bounded transposition table: two-entry buckets aligned to a cache line, full-key
-//! verification, replacement by generation then depth.
+//! verification, replacement by generation then depth. Threads may share one (`&TransTable`):
+//! an entry is four relaxed atomic words, the last the exclusive or of the other three, so that
+//! an entry torn by two threads writing it at once is seen as empty rather than wrong.
+
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Entry {
@@ -22,10 +26,63 @@ pub(crate) struct Slot(usize);
 /// No move stored.
 pub(crate) const NO_MOVE: u8 = 64;
 
-/// Two entries in one 64-byte cache line (a probe costs one memory access).
-#[derive(Clone, Copy, Default)]
+/// An entry as stored: the position (`p`, `o`), the packed bounds, depth, move and generation,
+/// and a check word, `p ^ o ^ data`.
+#[repr(C)]
+struct Stored([AtomicU64; 4]);
+
+impl Entry {
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.mv) << 40
+            | u64::from(self.gen) << 48
+    }
+}
+
+impl Stored {
+    /// The entry, when its words agree (an entry written by two threads at once may not).
+    #[inline(always)]
+    fn load(&self) -> Option<Entry> {
+        let [p, o, d, c] = [
+            self.0[0].load(Relaxed),
+            self.0[1].load(Relaxed),
+            self.0[2].load(Relaxed),
+            self.0[3].load(Relaxed),
+        ];
+        (p ^ o ^ d == c).then_some(Entry {
+            p,
+            o,
+            lower: d as u16 as i16,
+            upper: (d >> 16) as u16 as i16,
+            depth: (d >> 32) as u8,
+            mv: (d >> 40) as u8,
+            gen: (d >> 48) as u8,
+        })
+    }
+
+    /// The position's words alone (a cheap first test of a probe).
+    #[inline(always)]
+    fn holds(&self, p: u64, o: u64) -> bool {
+        self.0[0].load(Relaxed) == p && self.0[1].load(Relaxed) == o
+    }
+
+    #[inline(always)]
+    fn store(&self, e: &Entry) {
+        let d = e.data();
+        self.0[0].store(e.p, Relaxed);
+        self.0[1].store(e.o, Relaxed);
+        self.0[2].store(d, Relaxed);
+        self.0[3].store(e.p ^ e.o ^ d, Relaxed);
+    }
+}
+
+/// Two entries in one 64-byte cache line (a probe costs one memory access). All-zero bytes are
+/// two empty entries (position 0, 0, which no search probes).
 #[repr(C, align(64))]
-struct Bucket([Entry; 2]);
+struct Bucket([Stored; 2]);
 
 pub(crate) struct TransTable {
     buckets: Buckets,
@@ -59,7 +116,10 @@ impl TransTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        let n = self.buckets.len();
+        // SAFETY: `&mut self` is exclusive; the buckets are `n` valid ones, and all-zero bytes
+        // are a valid empty bucket.
+        unsafe { core::ptr::write_bytes(self.buckets.ptr.as_ptr(), 0, n) };
     }
 
     /// The bucket of a position: anywhere in the table, or when `near_end`, in its first
@@ -102,10 +162,10 @@ impl TransTable {
     #[inline(always)]
     pub fn probe_slot(&self, slot: Slot, p: u64, o: u64) -> Option<Entry> {
         let b = &self.buckets[slot.0].0;
-        if b[0].p == p && b[0].o == o {
-            Some(b[0])
-        } else if b[1].p == p && b[1].o == o {
-            Some(b[1])
+        if b[0].holds(p, o) {
+            b[0].load().filter(|e| e.p == p && e.o == o)
+        } else if b[1].holds(p, o) {
+            b[1].load().filter(|e| e.p == p && e.o == o)
         } else {
             None
         }
@@ -114,7 +174,7 @@ impl TransTable {
     /// Stores the result `score` of a search of window (`alpha`, `beta`) at `depth`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, score: i32, mv: u8) {
+    pub fn store(&self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, score: i32, mv: u8) {
         self.store_slot(self.slot(p, o, false), p, o, depth, alpha, beta, score, mv)
     }
 
@@ -122,7 +182,7 @@ impl TransTable {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store_slot(
-        &mut self,
+        &self,
         slot: Slot,
         p: u64,
         o: u64,
@@ -143,38 +203,43 @@ impl TransTable {
         if score < beta {
             upper = s;
         }
-        let b = &mut self.buckets[i].0;
-        for e in b.iter_mut() {
-            if e.p == p && e.o == o {
-                if e.depth == depth {
-                    e.lower = e.lower.max(lower);
-                    e.upper = e.upper.min(upper);
-                    if e.lower > e.upper {
-                        e.lower = lower;
-                        e.upper = upper;
-                    }
-                } else if depth > e.depth {
-                    e.depth = depth;
+        let b = &self.buckets[i].0;
+        for st in b {
+            if !st.holds(p, o) {
+                continue;
+            }
+            let Some(mut e) = st.load().filter(|e| e.p == p && e.o == o) else {
+                continue;
+            };
+            if e.depth == depth {
+                e.lower = e.lower.max(lower);
+                e.upper = e.upper.min(upper);
+                if e.lower > e.upper {
                     e.lower = lower;
                     e.upper = upper;
-                } else {
-                    return;
                 }
-                if mv != NO_MOVE {
-                    e.mv = mv;
-                }
-                e.gen = gen;
+            } else if depth > e.depth {
+                e.depth = depth;
+                e.lower = lower;
+                e.upper = upper;
+            } else {
                 return;
             }
+            if mv != NO_MOVE {
+                e.mv = mv;
+            }
+            e.gen = gen;
+            st.store(&e);
+            return;
         }
-        // Replace: an entry of an older search first, else the shallower one.
-        let score_of = |e: &Entry| (e.gen == gen) as u32 * 256 + e.depth as u32;
-        let k = if score_of(&b[0]) <= score_of(&b[1]) {
-            0
-        } else {
-            1
+        // Replace: an entry of an older search first, else the shallower one (an entry torn by
+        // another thread, first of all).
+        let score_of = |st: &Stored| {
+            st.load()
+                .map_or(0, |e| (e.gen == gen) as u32 * 256 + e.depth as u32 + 1)
         };
-        b[k] = Entry {
+        let k = usize::from(score_of(&b[0]) > score_of(&b[1]));
+        b[k].store(&Entry {
             p,
             o,
             lower,
@@ -182,7 +247,7 @@ impl TransTable {
             depth,
             mv,
             gen,
-        };
+        });
     }
 }
 
@@ -197,7 +262,7 @@ struct Buckets {
 
 // SAFETY: `Buckets` owns its memory exclusively, as a `Vec` would.
 unsafe impl Send for Buckets {}
-// SAFETY: shared access only reads.
+// SAFETY: shared access goes through atomic words only.
 unsafe impl Sync for Buckets {}
 
 /// Huge-page backed mappings through `libc` on 64-bit Linux; elsewhere (wasm32, other systems)
@@ -308,7 +373,7 @@ mod tests {
 
     #[test]
     fn near_end_slots_lie_in_the_region_and_keep_their_entries() {
-        let mut tt = TransTable::new(22);
+        let tt = TransTable::new(22);
         let mut x = 0x1234_5678_9abc_def1u64;
         let mut far_outside = false;
         for i in 0..2000u32 {

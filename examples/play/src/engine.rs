@@ -14,6 +14,14 @@ use reversi::local::{LocalMatch, Opponent};
 /// The computer's level: `reversi-ai`'s, with its names (`easy`, `normal`, `hard`, `expert`).
 pub use reversi::ai::Level;
 
+/// Threads of the computer's search (`--threads`; set once at start).
+static THREADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
+/// Sets the threads of the computer's searches from now on (at least one).
+pub fn set_threads(n: u32) {
+    THREADS.store(n.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The computer thinking about one move on a background thread ([`ai::SearchHandle`]). The
 /// UI polls it; dropping it stops the search and forgets its result.
 pub struct Thinking {
@@ -36,6 +44,9 @@ impl Thinking {
             )
         {
             limits = limits.with_nodes(REPRODUCIBLE_NODES);
+        } else {
+            // More threads make the moves depend on the machine: never in a reproducible game.
+            limits = limits.with_threads(THREADS.load(std::sync::atomic::Ordering::Relaxed));
         }
         if let Some(budget) = budget {
             limits = limits.with_time(budget);

@@ -26,8 +26,8 @@ pub(crate) struct Search<'a> {
     pub aborted: bool,
     /// Endgame scores under the WOF convention (empties to the winner).
     pub wof: bool,
-    pub mid_tt: &'a mut TransTable,
-    pub end_tt: &'a mut TransTable,
+    pub mid_tt: &'a TransTable,
+    pub end_tt: &'a TransTable,
     /// The move generation kernel, detected once when the search is made.
     kernel: SearchKernel,
     /// Trained weights for the endgame's ordering searches; without them those searches use
@@ -93,8 +93,8 @@ fn child(p: u64, o: u64, m: &Mv) -> (u64, u64) {
 
 impl<'a> Search<'a> {
     pub fn new(
-        mid_tt: &'a mut TransTable,
-        end_tt: &'a mut TransTable,
+        mid_tt: &'a TransTable,
+        end_tt: &'a TransTable,
         stop: &'a AtomicBool,
         node_limit: Option<u64>,
         deadline: Option<Deadline>,
@@ -583,8 +583,8 @@ mod tests {
         for (p, o) in random_positions(12, 13, 0x2545_f491_4f6c_dd1d) {
             let mut results = Vec::new();
             for kernel in SearchKernel::available() {
-                let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(16));
-                let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+                let (mid_tt, end_tt) = (TransTable::new(12), TransTable::new(16));
+                let mut s = Search::new(&mid_tt, &end_tt, &stop, None, None);
                 s.kernel = kernel;
                 let r = s.end_root(p, o, -64, 64);
                 let order: Vec<u8> = (0..64).filter(|&i| legal(p, o) >> i & 1 == 1).collect();
@@ -600,12 +600,12 @@ mod tests {
         let stop = AtomicBool::new(false);
         for (p, o) in random_positions(6, 30, 0x9e37_79b9_7f4a_7c15) {
             let hard_only = {
-                let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
-                let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+                let (mid_tt, end_tt) = (TransTable::new(12), TransTable::new(12));
+                let mut s = Search::new(&mid_tt, &end_tt, &stop, None, None);
                 mid::<_, HARD>(Portable, &mut s, p, o, 5, -INF, INF)
             };
-            let (mut mid_tt, mut end_tt) = (TransTable::new(12), TransTable::new(12));
-            let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+            let (mid_tt, end_tt) = (TransTable::new(12), TransTable::new(12));
+            let mut s = Search::new(&mid_tt, &end_tt, &stop, None, None);
             let ordering = mid::<_, ORDERING>(Portable, &mut s, p, o, 5, -INF, INF);
             let after = mid::<_, HARD>(Portable, &mut s, p, o, 5, -INF, INF);
             assert_eq!(after, hard_only, "ordering score {ordering} leaked");
@@ -632,8 +632,8 @@ mod tests {
         for (p, o) in random_positions(8, 36, 0x1234_5678_9abc_def1) {
             let order: Vec<u8> = (0..64).filter(|&i| legal(p, o) >> i & 1 == 1).collect();
             let run = |pc: Option<&ProbCut>| {
-                let (mut mid_tt, mut end_tt) = (TransTable::new(16), TransTable::new(4));
-                let mut s = Search::new(&mut mid_tt, &mut end_tt, &stop, None, None);
+                let (mid_tt, end_tt) = (TransTable::new(16), TransTable::new(4));
+                let mut s = Search::new(&mid_tt, &end_tt, &stop, None, None);
                 s.weights = Some(w);
                 s.probcut = pc;
                 let r = s.trained_root(p, o, 7, &order, true).unwrap();
