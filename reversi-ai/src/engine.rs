@@ -611,13 +611,7 @@ impl Engine for SearchEngine {
         // Fresh tables every move: the same position and limits give the same move.
         self.mid_tt.clear();
         self.end_tt.clear();
-        let mut s = Search::new(
-            &self.mid_tt,
-            &self.end_tt,
-            stop,
-            lim.nodes,
-            deadline,
-        );
+        let mut s = Search::new(&self.mid_tt, &self.end_tt, stop, lim.nodes, deadline);
         // Initial order: by the evaluation after each move.
         let mut order: Vec<(u8, i32)> = Vec::new();
         let mut mm = moves;

@@ -176,13 +176,7 @@ pub fn hints(
             if expert_nodes >= n {
                 return Ok(out);
             }
-            s = Search::new(
-                &mid_tt,
-                &end_tt,
-                stop,
-                Some(n - expert_nodes),
-                deadline,
-            );
+            s = Search::new(&mid_tt, &end_tt, stop, Some(n - expert_nodes), deadline);
             s.wof = scoring == Scoring::Wof;
         }
         if deadline.is_some_and(|d| d.passed()) || stop.load(std::sync::atomic::Ordering::Relaxed) {

@@ -360,13 +360,7 @@ impl Solver {
         self.end_tt.new_search();
         self.mid_tt.new_search();
         let deadline = limits.deadline();
-        let mut s = Search::new(
-            &self.mid_tt,
-            &self.end_tt,
-            stop,
-            limits.nodes,
-            deadline,
-        );
+        let mut s = Search::new(&self.mid_tt, &self.end_tt, stop, limits.nodes, deadline);
         s.wof = wof;
         s.weights = self.weights.as_ref().map(OrderingWeights::get);
         let (p, o) = (pos.player().0, pos.opponent().0);
