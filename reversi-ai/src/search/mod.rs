@@ -91,6 +91,20 @@ fn child(p: u64, o: u64, m: &Mv) -> (u64, u64) {
     (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq))
 }
 
+/// Runs `$body` with `$g` bound to the search's kernel (`$sr.kernel`), compiled once per kernel:
+/// the entry points' one dispatch.
+macro_rules! on_kernel {
+    ($sr:ident, $g:ident => $body:expr) => {
+        match $sr.kernel {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+            SearchKernel::Portable($g) => $body,
+            SearchKernel::Avx2($g) => $body,
+            SearchKernel::Avx512($g) => $body,
+            SearchKernel::Simd128($g) => $body,
+        }
+    };
+}
+
 impl<'a> Search<'a> {
     pub fn new(
         mid_tt: &'a TransTable,
@@ -183,21 +197,7 @@ impl<'a> Search<'a> {
         order: &[u8],
         all_exact: bool,
     ) -> Option<Vec<(u8, i32)>> {
-        match self.kernel {
-            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-            SearchKernel::Portable(g) => {
-                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
-            }
-            SearchKernel::Avx2(g) => {
-                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
-            }
-            SearchKernel::Avx512(g) => {
-                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
-            }
-            SearchKernel::Simd128(g) => {
-                mid_root::<_, HARD>(g, self, p, o, depth, order, all_exact, false)
-            }
-        }
+        self.root_scores::<HARD>(p, o, depth, order, all_exact, false)
     }
 
     /// Midgame search of each root move on the trained evaluation ([`Search::weights`] must be
@@ -212,66 +212,38 @@ impl<'a> Search<'a> {
         order: &[u8],
         all_exact: bool,
     ) -> Option<Vec<(u8, i32)>> {
-        let partial = !all_exact;
-        match self.kernel {
-            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-            SearchKernel::Portable(g) => {
-                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
-            }
-            SearchKernel::Avx2(g) => {
-                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
-            }
-            SearchKernel::Avx512(g) => {
-                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
-            }
-            SearchKernel::Simd128(g) => {
-                mid_root::<_, TRAINED>(g, self, p, o, depth, order, all_exact, partial)
-            }
-        }
+        self.root_scores::<TRAINED>(p, o, depth, order, all_exact, !all_exact)
+    }
+
+    /// `root::mid_root` of kind `K` on this search's kernel.
+    fn root_scores<const K: u8>(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        order: &[u8],
+        all_exact: bool,
+        partial: bool,
+    ) -> Option<Vec<(u8, i32)>> {
+        on_kernel!(self, g => mid_root::<_, K>(g, self, p, o, depth, order, all_exact, partial))
     }
 
     #[cfg(feature = "train")]
     /// The trained search's score of the position itself, `depth` plies, full window (used to
     /// fit the cut parameters).
     pub fn trained_score(&mut self, p: u64, o: u64, depth: u32) -> i32 {
-        match self.kernel {
-            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-            SearchKernel::Portable(g) => {
-                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
-            }
-            SearchKernel::Avx2(g) => {
-                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
-            }
-            SearchKernel::Avx512(g) => {
-                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
-            }
-            SearchKernel::Simd128(g) => {
-                g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF))
-            }
-        }
+        on_kernel!(self, g => g.run(move |g| mid::<_, TRAINED>(g, self, p, o, depth, -INF, INF)))
     }
 
     /// Exact score of a position by any number of empties.
     pub fn exact(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-        match self.kernel {
-            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-            SearchKernel::Portable(g) => exact(g, self, p, o, alpha, beta),
-            SearchKernel::Avx2(g) => exact(g, self, p, o, alpha, beta),
-            SearchKernel::Avx512(g) => exact(g, self, p, o, alpha, beta),
-            SearchKernel::Simd128(g) => exact(g, self, p, o, alpha, beta),
-        }
+        on_kernel!(self, g => exact(g, self, p, o, alpha, beta))
     }
 
     /// Exact solve of the root within (`alpha`, `beta`): (score, best move or `NO_MOVE` on a
     /// pass or finished game).
     pub fn end_root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
-        match self.kernel {
-            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-            SearchKernel::Portable(g) => end_root(g, self, p, o, alpha, beta),
-            SearchKernel::Avx2(g) => end_root(g, self, p, o, alpha, beta),
-            SearchKernel::Avx512(g) => end_root(g, self, p, o, alpha, beta),
-            SearchKernel::Simd128(g) => end_root(g, self, p, o, alpha, beta),
-        }
+        on_kernel!(self, g => end_root(g, self, p, o, alpha, beta))
     }
 }
 
