@@ -204,11 +204,10 @@ impl TransTable {
             upper = s;
         }
         let b = &self.buckets[i].0;
-        for st in b {
-            if !st.holds(p, o) {
-                continue;
-            }
-            let Some(mut e) = st.load().filter(|e| e.p == p && e.o == o) else {
+        // Each entry read once, for the update and for the replacement.
+        let found = [b[0].load(), b[1].load()];
+        for (st, e) in b.iter().zip(found) {
+            let Some(mut e) = e.filter(|e| e.p == p && e.o == o) else {
                 continue;
             };
             if e.depth == depth {
@@ -234,11 +233,9 @@ impl TransTable {
         }
         // Replace: an entry of an older search first, else the shallower one (an entry torn by
         // another thread, first of all).
-        let score_of = |st: &Stored| {
-            st.load()
-                .map_or(0, |e| (e.gen == gen) as u32 * 256 + e.depth as u32 + 1)
-        };
-        let k = usize::from(score_of(&b[0]) > score_of(&b[1]));
+        let score_of =
+            |e: Option<Entry>| e.map_or(0, |e| (e.gen == gen) as u32 * 256 + e.depth as u32 + 1);
+        let k = usize::from(score_of(found[0]) > score_of(found[1]));
         b[k].store(&Entry {
             p,
             o,
@@ -342,13 +339,6 @@ impl core::ops::Deref for Buckets {
     fn deref(&self) -> &[Bucket] {
         // SAFETY: `ptr` points to `len` initialised buckets owned by `self`.
         unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl core::ops::DerefMut for Buckets {
-    fn deref_mut(&mut self) -> &mut [Bucket] {
-        // SAFETY: as in `deref`, and `&mut self` is exclusive.
-        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 
