@@ -638,10 +638,10 @@ impl ProbCutConfig {
 /// use reversi_ai::pattern::Weights;
 /// use reversi_ai::train::{fit_probcut, ProbCutConfig};
 /// let mut c = ProbCutConfig::new(1);
-/// c.positions = 40;
+/// c.positions = 200; // spread over the stages: at least 30 a stage for a fit
 /// c.max_depth = 4;
 /// let (pc, samples) = fit_probcut(&Weights::zero(), &c).unwrap();
-/// assert_eq!(samples.len(), 40 * 2);
+/// assert_eq!(samples.len(), 200 * 2);
 /// assert!(pc.cut(40, 4).sigma >= 0.0);
 /// ```
 #[must_use]
