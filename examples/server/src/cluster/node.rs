@@ -18,15 +18,15 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::link::{next_backoff, Link, BACKOFF_MIN};
-use super::{scripts, Cluster, ClusterConfig, ClusterError, Input};
-use crate::db::{GameRecord, Reader, Write};
+use super::{scripts, Cluster, ClusterConfig, ClusterError, Hosted, Input, Parts};
+use crate::common::{no_such_game, sleep_until_deadline, wall_now, Out};
+use crate::db::{Db, GameRecord, Reader, Write};
 use crate::finished;
-use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
-use crate::online::{
+use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
+use crate::rooms::{
     game_over, log_end, matched, online_id, parse_online_id, record, room_refusal, state_msg,
     state_text,
 };
-use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
 
 /// What nodes publish to each other, as JSON on a node's channel.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -248,7 +248,9 @@ struct Owned {
 }
 
 struct Node {
-    hub: Arc<Hub>,
+    db: Db,
+    reader: Arc<Reader>,
+    hosted: Arc<dyn Hosted>,
     me: String,
     keys: Arc<Keys>,
     link: Link,
@@ -297,7 +299,7 @@ fn store_err(e: impl std::fmt::Display) -> Refusal {
     Refusal::new(ErrorCode::Unavailable, format!("the cluster's store: {e}"))
 }
 
-pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, ClusterError> {
+pub(super) async fn start(cfg: &ClusterConfig, parts: Parts) -> Result<Cluster, ClusterError> {
     let client = redis::Client::open(cfg.url.as_str()).map_err(|source| ClusterError::Url {
         url: cfg.url.clone(),
         source,
@@ -326,12 +328,19 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
     ));
     tokio::spawn(listen(client, channel, pubsub, back.clone()));
     tokio::spawn(watch(vec![link.clone(), io_link.clone()], back));
-    let lobby = &hub.cfg.online.lobby;
+    let Parts {
+        lobby,
+        db,
+        reader,
+        hosted,
+    } = parts;
     let mut node = Node {
         settings: lobby.room,
         queue_wait: lobby.queue_wait.as_millis(),
         invite_ttl: lobby.invite_ttl.as_millis(),
-        hub: hub.clone(),
+        db,
+        reader,
+        hosted,
         me: me.clone(),
         keys: keys.clone(),
         link: link.clone(),
@@ -1018,7 +1027,7 @@ impl Node {
     /// Another node owns room `room` now: this node forgets it (its copy in SQLite too).
     fn lost(&mut self, room: String) {
         self.owners.remove(&room);
-        drop(self.hub.db.submit(vec![Write::Delete { id: room.clone() }]));
+        drop(self.db.submit(vec![Write::Delete { id: room.clone() }]));
         if let Some(o) = self.rooms.remove(&room) {
             if let Some(d) = o.deadline {
                 self.timers.remove(&(d, room));
@@ -1248,7 +1257,7 @@ impl Node {
                 _ => {}
             }
         }
-        let reader = self.hub.reader.clone();
+        let reader = self.reader.clone();
         let since = now.saturating_sub(GUESTS_KEPT_MS);
         let games_since = now.saturating_sub(RECORD_TTL_MS);
         let read = tokio::task::spawn_blocking(move || {
@@ -1333,7 +1342,7 @@ impl Node {
         self.qp::<()>(&pipe).await?;
         // The node's own database knows the token too (`games` and `record` on this node).
         // The writer commits whether or not its answer is awaited.
-        drop(self.hub.db.submit(vec![Write::Guest {
+        drop(self.db.submit(vec![Write::Guest {
             token: token.clone(),
             player: n,
             at: wall_now().0,
@@ -1351,7 +1360,7 @@ impl Node {
 
     /// The player of a token this node handed out (its own database), put back in Redis.
     async fn own_token(&mut self, token: &str) -> Res<Option<u64>> {
-        let reader = self.hub.reader.clone();
+        let reader = self.reader.clone();
         let t = token.to_owned();
         let player = tokio::task::spawn_blocking(move || reader.player_of(&t))
             .await
@@ -1616,7 +1625,7 @@ impl Node {
                 ));
                 // A member of a hosted room of this node is back in it.
                 self.hosted_conns.insert(conn);
-                self.hub.online.hosted(conn, out, p, None, true).await;
+                self.hosted.hosted(conn, out, p, None, true).await;
                 if let Some(room) = self.get(self.keys.proom(n)).await? {
                     self.forward(now, p, &room, kind, rid, Op::Reconnect)
                         .await?;
@@ -1705,7 +1714,7 @@ impl Node {
     ) -> Res<()> {
         let p = self.guest(conn, out, rid).await?;
         let bind = self.hosted_conns.insert(conn);
-        self.hub.online.hosted(conn, out, p, Some(msg), bind).await;
+        self.hosted.hosted(conn, out, p, Some(msg), bind).await;
         Ok(())
     }
 
@@ -1844,7 +1853,7 @@ impl Node {
         Ok(if n > 0 {
             game_over(game)
         } else {
-            crate::hub::no_such_game(game)
+            no_such_game(game)
         })
     }
 
@@ -1883,7 +1892,7 @@ impl Node {
 
     async fn gone(&mut self, conn: u64) {
         if self.hosted_conns.remove(&conn) {
-            self.hub.online.hosted_gone(conn).await;
+            self.hosted.hosted_gone(conn).await;
         }
         let Some((_, Some(p))) = self.conns.remove(&conn) else {
             return;
@@ -2196,7 +2205,7 @@ impl Node {
     /// Redis still knows (another node took it over, or it ended) is forgotten here; a room
     /// Redis lost with its data is served again by this node.
     async fn adopt_own_rooms(&mut self) -> Res<()> {
-        let reader = self.hub.reader.clone();
+        let reader = self.reader.clone();
         let rows = tokio::task::spawn_blocking(move || {
             let mut rows = Vec::new();
             for (kind, k) in [("random", "cluster_random"), ("invite", "cluster_invite")] {
@@ -2216,7 +2225,7 @@ impl Node {
                 .arg(self.keys.tomb(&id));
             let (known,): (i64,) = self.qp(&pipe).await?;
             if known > 0 {
-                drop(self.hub.db.submit(vec![Write::Delete { id }]));
+                drop(self.db.submit(vec![Write::Delete { id }]));
                 continue;
             }
             let mut room = match crate::records::decode_room(&state) {
@@ -2463,7 +2472,7 @@ impl Node {
             },
             Save::Delete { .. } => Write::Delete { id: id.to_owned() },
         });
-        drop(self.hub.db.submit(writes));
+        drop(self.db.submit(writes));
         let deadline = if closed {
             None
         } else {
@@ -2686,7 +2695,7 @@ fn fresh_number() -> u64 {
 
 /// The online room a command names.
 fn online_room(game: &str) -> Res<RoomId> {
-    parse_online_id(game).ok_or_else(|| crate::hub::no_such_game(game))
+    parse_online_id(game).ok_or_else(|| no_such_game(game))
 }
 
 /// Whether a game id names a hosted room (served by the node's own task).
