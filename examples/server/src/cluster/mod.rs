@@ -40,9 +40,13 @@
 //!
 //! [`Room`]: reversi::room::Room
 
+mod io;
+mod keys;
 mod link;
 mod node;
+mod reads;
 mod scripts;
+mod wire;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -158,16 +162,16 @@ enum Input {
     Gone {
         conn: u64,
     },
-    Wire(node::Wire),
+    Wire(wire::Wire),
     /// A command published to an owner that nobody received: it waits for the next sweep.
-    Undelivered(node::Forward),
+    Undelivered(wire::Forward),
     /// A room whose save found the lease held by another node.
     Lost(String),
     /// A job whose save failed (Redis unreachable): saved and told again at the next sweep;
     /// `true` when the save surely did not reach Redis (its connection was down).
-    Unsaved(node::Job, bool),
+    Unsaved(io::Job, bool),
     /// A command that could not be published for want of Redis: its sender is told.
-    Unsent(node::Forward),
+    Unsent(wire::Forward),
     /// The node's subscription dropped (`false`) or is back (`true`).
     Listening(bool),
     /// Redis answers again after it was out of reach.
@@ -180,7 +184,7 @@ pub struct Cluster {
     /// The node's id (random at each start).
     pub node: String,
     /// For reads of finished games (`record`, `games`).
-    reads: node::Reads,
+    reads: reads::Reads,
 }
 
 impl Cluster {
