@@ -311,7 +311,7 @@ fn the_games_table_writes_a_pass_as_pass_and_reads_it_back_as_moves() {
     use reversi::core::{Game, Position};
     let start = Position::from_board_string(PASS_BOARD).unwrap();
     let game = Game::replay(start, ["c1".parse().unwrap(), "pass".parse().unwrap()]).unwrap();
-    let t = crate::online::transcript(&game);
+    let t = crate::rooms::transcript(&game);
     assert_eq!(t, "c1pass");
     let rec = crate::db::GameRecord {
         game: "R1".into(),

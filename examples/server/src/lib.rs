@@ -24,6 +24,7 @@
 //! - Logs go through `tracing` (`RUST_LOG=debug` for more).
 
 mod cluster;
+mod common;
 mod conn;
 mod db;
 mod finished;
@@ -31,6 +32,7 @@ mod hub;
 mod online;
 pub mod protocol;
 mod records;
+mod rooms;
 #[cfg(test)]
 mod view;
 
@@ -169,7 +171,13 @@ impl Server {
         let hub = Arc::new(Hub::new(cfg, db, reader, online));
         hub.online.start(&hub);
         if let Some(cc) = hub.cfg.cluster.clone() {
-            let c = cluster::Cluster::start(&cc, hub.clone()).await?;
+            let parts = cluster::Parts {
+                lobby: hub.cfg.online.lobby,
+                db: hub.db.clone(),
+                reader: hub.reader.clone(),
+                hosted: hub.clone(),
+            };
+            let c = cluster::Cluster::start(&cc, parts).await?;
             hub.online.join_cluster(c);
         }
         let addr = listener.local_addr().map_err(StartError::Address)?;

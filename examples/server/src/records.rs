@@ -1053,7 +1053,7 @@ mod tests {
     /// What a client sees of a room at `now`, and when it next needs the timer.
     fn seen(room: &Room<ReversiGame>, now: Millis) -> (Value, Option<Millis>) {
         (
-            crate::online::room_json("hosted", "H", room, now),
+            crate::rooms::room_json("hosted", "H", room, now),
             room.poll_timeout(),
         )
     }

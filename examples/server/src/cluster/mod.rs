@@ -40,17 +40,57 @@
 //!
 //! [`Room`]: reversi::room::Room
 
+mod io;
+mod keys;
 mod link;
 mod node;
+mod reads;
 mod scripts;
+mod wire;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use reversi::room::{LobbySettings, PlayerId};
 use tokio::sync::mpsc;
 
-use crate::hub::{Hub, Out};
+use crate::common::Out;
+use crate::db::{Db, Reader};
 use crate::protocol::ClientMsg;
+
+/// A boxed future, for the [`Hosted`] trait's methods.
+pub type BoxFuture<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+
+/// The node's own single-node task for hosted rooms, as the cluster sees it. The layer above
+/// (the hub and its lobby) implements it, so that the cluster never depends on that layer.
+pub trait Hosted: Send + Sync + 'static {
+    /// Hands a hosted-room command (or, with `msg` `None`, a new hosted room) of a cluster
+    /// guest to the single-node task; `bind` binds the connection to the player there.
+    fn hosted<'a>(
+        &'a self,
+        conn: u64,
+        out: &'a Out,
+        player: PlayerId,
+        msg: Option<ClientMsg>,
+        bind: bool,
+    ) -> BoxFuture<'a>;
+    /// A connection bound to the single-node task closed.
+    fn hosted_gone(&self, conn: u64) -> BoxFuture<'_>;
+}
+
+/// What a node needs from the rest of the server.
+pub struct Parts {
+    /// The lobby's settings (rooms, queue wait, invite lifetime).
+    pub lobby: LobbySettings,
+    /// The database writer.
+    pub db: Db,
+    /// The database reader (finished games).
+    pub reader: Arc<Reader>,
+    /// The single-node task for hosted rooms.
+    pub hosted: Arc<dyn Hosted>,
+}
 
 /// Why a node could not join the cluster.
 #[derive(Debug, thiserror::Error)]
@@ -122,16 +162,16 @@ enum Input {
     Gone {
         conn: u64,
     },
-    Wire(node::Wire),
+    Wire(wire::Wire),
     /// A command published to an owner that nobody received: it waits for the next sweep.
-    Undelivered(node::Forward),
+    Undelivered(wire::Forward),
     /// A room whose save found the lease held by another node.
     Lost(String),
     /// A job whose save failed (Redis unreachable): saved and told again at the next sweep;
     /// `true` when the save surely did not reach Redis (its connection was down).
-    Unsaved(node::Job, bool),
+    Unsaved(io::Job, bool),
     /// A command that could not be published for want of Redis: its sender is told.
-    Unsent(node::Forward),
+    Unsent(wire::Forward),
     /// The node's subscription dropped (`false`) or is back (`true`).
     Listening(bool),
     /// Redis answers again after it was out of reach.
@@ -144,7 +184,7 @@ pub struct Cluster {
     /// The node's id (random at each start).
     pub node: String,
     /// For reads of finished games (`record`, `games`).
-    reads: node::Reads,
+    reads: reads::Reads,
 }
 
 impl Cluster {
@@ -154,8 +194,8 @@ impl Cluster {
     ///
     /// [`ClusterError::Url`] when the URL is not a Redis URL, [`ClusterError::Unreachable`]
     /// when Redis cannot be reached, [`ClusterError::Joining`] when a step of joining failed.
-    pub async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, ClusterError> {
-        node::start(cfg, hub).await
+    pub async fn start(cfg: &ClusterConfig, parts: Parts) -> Result<Cluster, ClusterError> {
+        node::start(cfg, parts).await
     }
 
     /// Hands a client command to the node's actor.
@@ -174,7 +214,7 @@ impl Cluster {
     /// node writes to Redis when a game ends (so a game is found on any node).
     pub async fn finished(
         &self,
-        reader: Arc<crate::db::Reader>,
+        reader: Arc<Reader>,
         msg: &ClientMsg,
     ) -> Result<crate::protocol::ServerMsg, crate::protocol::Refusal> {
         self.reads.answer(reader, msg).await

@@ -5,233 +5,29 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use futures_util::StreamExt;
 use rand::RngExt;
 use reversi::clock::Millis;
-use reversi::core::Square;
 use reversi::room::{
     EventKind, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings,
 };
 use reversi::room_adapters::ReversiGame;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::link::{next_backoff, Link, BACKOFF_MIN};
-use super::{scripts, Cluster, ClusterConfig, ClusterError, Input};
-use crate::db::{GameRecord, Reader, Write};
+use super::io::*;
+use super::keys::*;
+use super::link::Link;
+use super::reads::*;
+use super::wire::*;
+use super::{scripts, Cluster, ClusterConfig, ClusterError, Hosted, Input, Parts};
+use crate::common::{no_such_game, sleep_until_deadline, wall_now, Out};
+use crate::db::{Db, GameRecord, Reader, Write};
 use crate::finished;
-use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
-use crate::online::{
+use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
+use crate::rooms::{
     game_over, log_end, matched, online_id, parse_online_id, record, room_refusal, state_msg,
     state_text,
 };
-use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
-
-/// What nodes publish to each other, as JSON on a node's channel.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "w", rename_all = "snake_case")]
-pub enum Wire {
-    /// A player's command for a room the receiving node owns.
-    Cmd(Forward),
-    /// A message for a player connected to the receiving node (`matched`: the player's wait or
-    /// invite is over).
-    Deliver {
-        player: u64,
-        text: String,
-        #[serde(default)]
-        matched: bool,
-        /// Whether it was passed on already by a node where the player no longer was (it is
-        /// passed on once, to the node Redis names).
-        #[serde(default)]
-        hop: bool,
-    },
-    /// The player reconnected on `node`: the receiving node lets its connection go, and hands
-    /// the player's wait or invite to that node.
-    Drop {
-        player: u64,
-        #[serde(default)]
-        node: Option<String>,
-    },
-    /// A player's wait or open invite, handed over from the node it left.
-    Adopt { player: u64, act: Act },
-    /// The room was taken over by the sending node: the receiving node's players in it sync.
-    Moved { room: String, players: Vec<u64> },
-    /// `accepter` (on `node`) accepted the rematch `offerer` (on the receiving node) offered
-    /// after game `room`: the receiving node makes the new game.
-    Rematch {
-        room: String,
-        offerer: u64,
-        accepter: u64,
-        node: String,
-        rid: Option<Value>,
-    },
-}
-
-/// A player's command for a room, from the player's node to the room's owner.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Forward {
-    room: String,
-    player: u64,
-    /// The player's node.
-    node: String,
-    /// The request's type, for a refusal.
-    kind: String,
-    rid: Option<Value>,
-    op: Op,
-    /// When it was first sent (ms): a command that finds no owner for too long is refused.
-    since: u64,
-    /// A random id: a command published again (its first publication timed out, and may have
-    /// arrived after all) is applied once.
-    #[serde(default)]
-    id: u64,
-}
-
-/// The room commands a player's node forwards.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-enum Op {
-    Move { version: u64, square: Square },
-    Resign,
-    Disconnect,
-    Reconnect,
-    Leave,
-}
-
-/// The names of the keys and channels.
-struct Keys(String);
-
-impl Keys {
-    fn k(&self, what: &str) -> String {
-        format!("{}:{what}", self.0)
-    }
-    fn lease(&self, room: &str) -> String {
-        format!("{}:lease:{room}", self.0)
-    }
-    fn room(&self, room: &str) -> String {
-        format!("{}:room:{room}", self.0)
-    }
-    fn token(&self, token: &str) -> String {
-        format!("{}:token:{token}", self.0)
-    }
-    fn at(&self, p: u64) -> String {
-        format!("{}:at:{p}", self.0)
-    }
-    fn proom(&self, p: u64) -> String {
-        format!("{}:proom:{p}", self.0)
-    }
-    fn invite(&self, code: &str) -> String {
-        format!("{}:invite:{code}", self.0)
-    }
-    fn alive(&self, node: &str) -> String {
-        format!("{}:alive:{node}", self.0)
-    }
-    fn channel(&self, node: &str) -> String {
-        format!("{}:node:{node}", self.0)
-    }
-    /// A finished game's record (JSON of [`GameRecord`]).
-    fn game(&self, room: &str, game_no: u64) -> String {
-        format!("{}:game:{room}:{game_no}", self.0)
-    }
-    /// A player's finished games (`room:game_no`, newest first).
-    fn played(&self, p: u64) -> String {
-        format!("{}:played:{p}", self.0)
-    }
-    /// The rematch offer after a finished game.
-    fn rematch(&self, room: &str) -> String {
-        format!("{}:rematch:{room}", self.0)
-    }
-    /// Left by a room that ended, so that no node saves it again.
-    fn tomb(&self, room: &str) -> String {
-        format!("{}:ended:{room}", self.0)
-    }
-    /// The generation of the cluster's Redis data: a random value set once, with no expiry,
-    /// so that a node sees when Redis lost its data (the key is gone or another value).
-    fn gen(&self) -> String {
-        format!("{}:gen", self.0)
-    }
-}
-
-/// How long a player's `at` and `proom` keys and a live room's record last without being
-/// refreshed: longer than the longest online game (2 h) and its reconnection grace (60 s).
-pub(super) const LIVE_TTL_MS: u64 = 3 * 3600 * 1000;
-/// How long a token lasts without being used: as long as the finished games it reads.
-pub(super) const TOKEN_TTL_MS: u64 = 25 * 3600 * 1000;
-/// How long a finished game's record (and a player's list of them) stays in Redis: a day at
-/// least (each node's own database keeps its games for good).
-pub(super) const RECORD_TTL_MS: u64 = 25 * 3600 * 1000;
-/// How often a node refreshes the keys of its connected players.
-const REFRESH: Duration = Duration::from_secs(600);
-/// The most finished games kept per player in Redis.
-const PLAYED_MAX: i64 = 50;
-/// The tokens a node puts back in Redis after Redis lost its data: those it handed out within
-/// this time (a token is valid 25 h from its last use, which only Redis knew).
-const GUESTS_KEPT_MS: u64 = 7 * 24 * 3600 * 1000;
-
-/// A save that must succeed before a job's messages go out.
-pub(super) enum Save {
-    Put {
-        room: String,
-        state: String,
-        kind: String,
-        version: u64,
-        players: Vec<u64>,
-    },
-    Delete {
-        room: String,
-        players: Vec<u64>,
-    },
-}
-
-/// A message out: to a connection of this node, or published to another node.
-enum Out2 {
-    Local(Out, Utf8Bytes),
-    Publish {
-        node: String,
-        payload: String,
-        forward: Option<Forward>,
-    },
-}
-
-/// What the I/O task does in order: the save, then the finished games' records, then the
-/// messages.
-#[derive(Default)]
-pub(super) struct Job {
-    save: Option<Save>,
-    finished: Vec<GameRecord>,
-    sends: Vec<Out2>,
-    /// Sent instead of `sends` when the save finds the room is another node's now (the command
-    /// that made the change was not kept: its sender is told to send it again).
-    on_lost: Vec<Out2>,
-    /// The room before the command that made this change, to go back to when the save surely
-    /// did not happen (Redis out of reach): its sender is told `unavailable` then.
-    revert: Option<Box<Revert>>,
-}
-
-/// How to undo a command whose change could not be saved.
-pub(super) struct Revert {
-    before: Room<ReversiGame>,
-    /// The room's version after the command (undone only while nothing came after it).
-    after: u64,
-    /// The refusal to its sender (by [`Node::to_player`]).
-    refusal: (PlayerId, Utf8Bytes),
-}
-
-/// What a player connected to this node is doing (waits and invites are the node's business).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "act", rename_all = "snake_case")]
-pub enum Act {
-    Idle,
-    Waiting {
-        entry: String,
-        until: u64,
-    },
-    Inviting {
-        code: String,
-        value: String,
-        until: u64,
-    },
-}
 
 struct Local {
     conn: u64,
@@ -248,7 +44,9 @@ struct Owned {
 }
 
 struct Node {
-    hub: Arc<Hub>,
+    db: Db,
+    reader: Arc<Reader>,
+    hosted: Arc<dyn Hosted>,
     me: String,
     keys: Arc<Keys>,
     link: Link,
@@ -291,13 +89,7 @@ struct Node {
 /// How many applied commands' ids a node remembers.
 const APPLIED_MAX: usize = 4096;
 
-type Res<T> = Result<T, Refusal>;
-
-fn store_err(e: impl std::fmt::Display) -> Refusal {
-    Refusal::new(ErrorCode::Unavailable, format!("the cluster's store: {e}"))
-}
-
-pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster, ClusterError> {
+pub(super) async fn start(cfg: &ClusterConfig, parts: Parts) -> Result<Cluster, ClusterError> {
     let client = redis::Client::open(cfg.url.as_str()).map_err(|source| ClusterError::Url {
         url: cfg.url.clone(),
         source,
@@ -326,12 +118,19 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
     ));
     tokio::spawn(listen(client, channel, pubsub, back.clone()));
     tokio::spawn(watch(vec![link.clone(), io_link.clone()], back));
-    let lobby = &hub.cfg.online.lobby;
+    let Parts {
+        lobby,
+        db,
+        reader,
+        hosted,
+    } = parts;
     let mut node = Node {
         settings: lobby.room,
         queue_wait: lobby.queue_wait.as_millis(),
         invite_ttl: lobby.invite_ttl.as_millis(),
-        hub: hub.clone(),
+        db,
+        reader,
+        hosted,
         me: me.clone(),
         keys: keys.clone(),
         link: link.clone(),
@@ -387,433 +186,6 @@ pub(super) async fn start(cfg: &ClusterConfig, hub: Arc<Hub>) -> Result<Cluster,
         node: me,
         reads: Reads { link, keys },
     })
-}
-
-/// How often a node asks Redis whether it answers, so that a request that needs Redis while
-/// it is out of reach is refused at once (`unavailable`) rather than waiting on it.
-const WATCH: Duration = Duration::from_millis(500);
-
-/// Keeps [`Link::is_down`] current: each link is asked every [`WATCH`]. When Redis answers
-/// again after it was out of reach, the node is told at once (it looks whether Redis lost its
-/// data and renews its leases then, rather than at its next heartbeat).
-async fn watch(links: Vec<Link>, back: mpsc::UnboundedSender<Input>) {
-    let mut tick = tokio::time::interval(WATCH);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut was_up = true;
-    while !back.is_closed() {
-        tick.tick().await;
-        let mut up = true;
-        for l in &links {
-            up &= l.check().await;
-        }
-        if up && !was_up {
-            let _ = back.send(Input::RedisBack);
-        }
-        was_up = up;
-    }
-}
-
-async fn subscribe(
-    client: &redis::Client,
-    channel: &str,
-) -> redis::RedisResult<redis::aio::PubSub> {
-    let mut pubsub = client.get_async_pubsub().await?;
-    pubsub.subscribe(channel).await?;
-    Ok(pubsub)
-}
-
-/// Hands the node the messages of its channel. When the subscription drops (Redis restarted,
-/// the connection was killed) the node is told, and the subscription is made again with a
-/// backoff; the node is told again when it is back. The node never stops for it.
-async fn listen(
-    client: redis::Client,
-    channel: String,
-    first: redis::aio::PubSub,
-    back: mpsc::UnboundedSender<Input>,
-) {
-    let mut next = Some(first);
-    let mut backoff = BACKOFF_MIN;
-    while !back.is_closed() {
-        let pubsub = match next.take() {
-            Some(p) => p,
-            None => match subscribe(&client, &channel).await {
-                Ok(p) => {
-                    tracing::info!("subscribed again to the node's channel");
-                    backoff = BACKOFF_MIN;
-                    let _ = back.send(Input::Listening(true));
-                    p
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, retry_ms = backoff.as_millis(), "cannot subscribe to the node's channel");
-                    tokio::time::sleep(backoff).await;
-                    backoff = next_backoff(backoff);
-                    continue;
-                }
-            },
-        };
-        let mut stream = pubsub.into_on_message();
-        while let Some(m) = stream.next().await {
-            let Ok(text) = m.get_payload::<String>() else {
-                continue;
-            };
-            match serde_json::from_str::<Wire>(&text) {
-                Ok(w) => {
-                    let _ = back.send(Input::Wire(w));
-                }
-                Err(e) => tracing::warn!(error = %e, "an unreadable cluster message"),
-            }
-        }
-        tracing::warn!("the Redis subscription dropped: subscribing again");
-        let _ = back.send(Input::Listening(false));
-    }
-}
-
-/// Reads of finished games on a cluster node: its own database, then Redis.
-pub(super) struct Reads {
-    link: Link,
-    keys: Arc<Keys>,
-}
-
-impl Reads {
-    pub(super) async fn answer(&self, reader: Arc<Reader>, msg: &ClientMsg) -> Res<ServerMsg> {
-        let (token, game, game_no, limit) = match msg {
-            ClientMsg::Record {
-                game,
-                token,
-                game_no,
-                ..
-            } => (token.clone(), Some(game.clone()), *game_no, 1),
-            ClientMsg::Games { token, limit, .. } => {
-                (token.clone(), None, None, finished::games_limit(*limit)?)
-            }
-            _ => {
-                return Err(Refusal::new(
-                    ErrorCode::Internal,
-                    "not a read of finished games",
-                ))
-            }
-        };
-        let t = token.clone();
-        let r = reader.clone();
-        let local_player = tokio::task::spawn_blocking(move || r.player_of(&t))
-            .await
-            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
-            .map_err(finished::db_err)?;
-        let player = match local_player {
-            Some(p) => p,
-            None => self
-                .link
-                .query::<Option<String>>(redis::cmd("GET").arg(self.keys.token(&token)))
-                .await
-                .map_err(|e| store_err(&e))?
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(finished::wrong_token)?,
-        };
-        let g = game.clone();
-        let local = tokio::task::spawn_blocking(move || {
-            reader
-                .games_of(player, g.as_deref(), game_no, limit)
-                .map_err(finished::db_err)
-        })
-        .await
-        .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))??;
-        if let Some(game) = &game {
-            if let Some(row) = local.first() {
-                return finished::record_msg(row);
-            }
-            let remote = self.remote(player, Some((game, game_no)), 1).await?;
-            let row = remote.first().ok_or_else(|| finished::no_record(game))?;
-            return finished::record_msg(row);
-        }
-        // A node that cannot reach Redis still answers with the games it recorded itself.
-        let remote = match self.remote(player, None, limit).await {
-            Ok(r) => r,
-            Err(e) if local.is_empty() => return Err(e),
-            Err(e) => {
-                tracing::warn!(error = %e.message, "games: only this node's own records");
-                Vec::new()
-            }
-        };
-        finished::games_msg(player, &finished::merge(local, remote, limit))
-    }
-
-    /// The player's finished games kept in Redis, newest first: all (up to `limit`), or those
-    /// of one room (and one game of it).
-    async fn remote(
-        &self,
-        player: u64,
-        only: Option<(&str, Option<u64>)>,
-        limit: u32,
-    ) -> Res<Vec<GameRecord>> {
-        let ids: Vec<String> = self
-            .link
-            .query(
-                redis::cmd("LRANGE")
-                    .arg(self.keys.played(player))
-                    .arg(0)
-                    .arg(PLAYED_MAX),
-            )
-            .await
-            .map_err(|e| store_err(&e))?;
-        let mut keys = Vec::new();
-        for id in &ids {
-            let Some((room, no)) = id.rsplit_once(':') else {
-                continue;
-            };
-            let Ok(no) = no.parse::<u64>() else {
-                continue;
-            };
-            let wanted = match only {
-                Some((g, n)) => g == room && n.is_none_or(|n| n == no),
-                None => true,
-            };
-            if wanted {
-                keys.push(self.keys.game(room, no));
-            }
-            if keys.len() >= usize::try_from(limit).unwrap_or(usize::MAX) {
-                break;
-            }
-        }
-        if keys.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut c = redis::cmd("MGET");
-        for k in &keys {
-            c.arg(k);
-        }
-        let texts: Vec<Option<String>> = self.link.query(&c).await.map_err(|e| store_err(&e))?;
-        let me = format!("guest:{player}");
-        Ok(texts
-            .into_iter()
-            .flatten()
-            .filter_map(|t| match serde_json::from_str::<GameRecord>(&t) {
-                Ok(r) => Some(r),
-                Err(e) => {
-                    tracing::warn!(error = %e, "an unreadable finished game in Redis");
-                    None
-                }
-            })
-            .filter(|r| r.black == me || r.white == me)
-            .collect())
-    }
-}
-
-fn save_cmd(keys: &Keys, me: &str, lease_ms: u64, s: &Save) -> redis::Cmd {
-    let mut c = redis::cmd("EVAL");
-    match s {
-        Save::Put {
-            room,
-            state,
-            kind,
-            version,
-            players,
-        } => {
-            c.arg(scripts::SAVE)
-                .arg(4 + players.len())
-                .arg(keys.lease(room))
-                .arg(keys.room(room))
-                .arg(keys.k("rooms"))
-                .arg(keys.tomb(room));
-            for p in players {
-                c.arg(keys.proom(*p));
-            }
-            c.arg(me)
-                .arg(state)
-                .arg(kind)
-                .arg(lease_ms)
-                .arg(LIVE_TTL_MS)
-                .arg(*version)
-                .arg(room);
-        }
-        Save::Delete { room, players } => {
-            c.arg(scripts::DELETE)
-                .arg(4 + players.len())
-                .arg(keys.lease(room))
-                .arg(keys.room(room))
-                .arg(keys.k("rooms"))
-                .arg(keys.tomb(room));
-            for p in players {
-                c.arg(keys.proom(*p));
-            }
-            c.arg(me).arg(room).arg(RECORD_TTL_MS);
-        }
-    }
-    c
-}
-
-/// The commands that keep a finished game in Redis for [`RECORD_TTL_MS`].
-fn finished_cmds(pipe: &mut redis::Pipeline, keys: &Keys, r: &GameRecord) {
-    let json = serde_json::to_string(r).expect("a record serialises");
-    pipe.cmd("SET")
-        .arg(keys.game(&r.game, r.game_no))
-        .arg(json)
-        .arg("PX")
-        .arg(RECORD_TTL_MS)
-        .ignore();
-    let id = format!("{}:{}", r.game, r.game_no);
-    for name in [&r.black, &r.white] {
-        let Some(p) = name
-            .strip_prefix("guest:")
-            .and_then(|n| n.parse::<u64>().ok())
-        else {
-            continue;
-        };
-        let list = keys.played(p);
-        pipe.cmd("LPUSH")
-            .arg(&list)
-            .arg(&id)
-            .ignore()
-            .cmd("LTRIM")
-            .arg(&list)
-            .arg(0)
-            .arg(PLAYED_MAX - 1)
-            .ignore()
-            .cmd("PEXPIRE")
-            .arg(&list)
-            .arg(RECORD_TTL_MS)
-            .ignore();
-    }
-}
-
-/// Runs the jobs in order, in batches: the batch's saves in one pipeline, then the records of
-/// the games that ended, then the messages of the jobs whose save went through. A job whose
-/// save failed for want of Redis goes back to the node, which tries it again.
-async fn io_task(
-    link: Link,
-    keys: Arc<Keys>,
-    me: String,
-    lease_ms: u64,
-    mut jobs: mpsc::UnboundedReceiver<Job>,
-    back: mpsc::UnboundedSender<Input>,
-) {
-    while let Some(first) = jobs.recv().await {
-        let mut batch = vec![first];
-        while batch.len() < 512 {
-            match jobs.try_recv() {
-                Ok(j) => batch.push(j),
-                Err(_) => break,
-            }
-        }
-        let mut ok = vec![true; batch.len()];
-        let mut pipe = redis::pipe();
-        let mut saved = Vec::new();
-        for (i, j) in batch.iter().enumerate() {
-            if let Some(s) = &j.save {
-                pipe.add_command(save_cmd(&keys, &me, lease_ms, s));
-                saved.push(i);
-            }
-        }
-        let mut unsaved = Vec::new();
-        let mut lost_sends = Vec::new();
-        let mut down = false;
-        if !saved.is_empty() {
-            match link.pipe::<Vec<i64>>(&pipe).await {
-                Ok(rs) => {
-                    for (&i, r) in saved.iter().zip(rs) {
-                        if r != 1 {
-                            ok[i] = false;
-                            lost_sends.push(i);
-                            if let Some(Save::Put { room, .. } | Save::Delete { room, .. }) =
-                                &batch[i].save
-                            {
-                                tracing::warn!(room = %room, "the room's lease is not ours: not saved, not told");
-                                let _ = back.send(Input::Lost(room.clone()));
-                            }
-                        }
-                    }
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "rooms not saved: saved and told at the next sweep");
-                    down = link.is_down();
-                    for &i in &saved {
-                        ok[i] = false;
-                        unsaved.push(i);
-                    }
-                }
-            }
-        }
-        let mut pipe = redis::pipe();
-        let mut any = false;
-        for (j, ok) in batch.iter().zip(&ok) {
-            if *ok {
-                for r in &j.finished {
-                    finished_cmds(&mut pipe, &keys, r);
-                    any = true;
-                }
-            }
-        }
-        if any {
-            if let Err(e) = link.pipe::<()>(&pipe).await {
-                // The owner's own database has them: its node answers for them.
-                tracing::error!(error = %e, "finished games not kept in Redis");
-            }
-        }
-        let mut pipe = redis::pipe();
-        let mut forwards: Vec<Option<Forward>> = Vec::new();
-        let mut batch: Vec<Option<Job>> = batch.into_iter().map(Some).collect();
-        for i in unsaved {
-            if let Some(j) = batch[i].take() {
-                let _ = back.send(Input::Unsaved(j, down));
-            }
-        }
-        let mut dispatch = |s: Out2| match s {
-            Out2::Local(out, text) => {
-                let _ = out.try_send(text);
-            }
-            Out2::Publish {
-                node,
-                payload,
-                forward,
-            } => {
-                pipe.cmd("PUBLISH").arg(keys.channel(&node)).arg(payload);
-                forwards.push(forward);
-            }
-        };
-        for i in lost_sends {
-            if let Some(j) = batch[i].take() {
-                j.on_lost.into_iter().for_each(&mut dispatch);
-            }
-        }
-        for (j, ok) in batch.into_iter().zip(ok) {
-            if let (Some(j), true) = (j, ok) {
-                j.sends.into_iter().for_each(&mut dispatch);
-            }
-        }
-        if !forwards.is_empty() {
-            match link.pipe::<Vec<i64>>(&pipe).await {
-                Ok(ns) => {
-                    for (n, f) in ns.into_iter().zip(forwards) {
-                        if let (0, Some(f)) = (n, f) {
-                            let _ = back.send(Input::Undelivered(f));
-                        }
-                    }
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "cluster messages not published");
-                    // Redis out of reach: the commands surely did not go out, and their
-                    // senders are told so. Otherwise (a time-out: they may have gone out) they
-                    // wait for the next sweep and go again (the owner applies a command once).
-                    // The states are sent again when their rooms next change (or the players
-                    // sync).
-                    let down = link.is_down();
-                    for f in forwards.into_iter().flatten() {
-                        let _ = back.send(if down {
-                            Input::Unsent(f)
-                        } else {
-                            Input::Undelivered(f)
-                        });
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn parse_entry(e: &str) -> Option<(u64, String)> {
-    let mut it = e.split('|');
-    let p = it.next()?.parse().ok()?;
-    let node = it.next()?.to_owned();
-    Some((p, node))
 }
 
 impl Node {
@@ -1018,7 +390,7 @@ impl Node {
     /// Another node owns room `room` now: this node forgets it (its copy in SQLite too).
     fn lost(&mut self, room: String) {
         self.owners.remove(&room);
-        drop(self.hub.db.submit(vec![Write::Delete { id: room.clone() }]));
+        drop(self.db.submit(vec![Write::Delete { id: room.clone() }]));
         if let Some(o) = self.rooms.remove(&room) {
             if let Some(d) = o.deadline {
                 self.timers.remove(&(d, room));
@@ -1248,7 +620,7 @@ impl Node {
                 _ => {}
             }
         }
-        let reader = self.hub.reader.clone();
+        let reader = self.reader.clone();
         let since = now.saturating_sub(GUESTS_KEPT_MS);
         let games_since = now.saturating_sub(RECORD_TTL_MS);
         let read = tokio::task::spawn_blocking(move || {
@@ -1333,7 +705,7 @@ impl Node {
         self.qp::<()>(&pipe).await?;
         // The node's own database knows the token too (`games` and `record` on this node).
         // The writer commits whether or not its answer is awaited.
-        drop(self.hub.db.submit(vec![Write::Guest {
+        drop(self.db.submit(vec![Write::Guest {
             token: token.clone(),
             player: n,
             at: wall_now().0,
@@ -1351,7 +723,7 @@ impl Node {
 
     /// The player of a token this node handed out (its own database), put back in Redis.
     async fn own_token(&mut self, token: &str) -> Res<Option<u64>> {
-        let reader = self.hub.reader.clone();
+        let reader = self.reader.clone();
         let t = token.to_owned();
         let player = tokio::task::spawn_blocking(move || reader.player_of(&t))
             .await
@@ -1616,7 +988,7 @@ impl Node {
                 ));
                 // A member of a hosted room of this node is back in it.
                 self.hosted_conns.insert(conn);
-                self.hub.online.hosted(conn, out, p, None, true).await;
+                self.hosted.hosted(conn, out, p, None, true).await;
                 if let Some(room) = self.get(self.keys.proom(n)).await? {
                     self.forward(now, p, &room, kind, rid, Op::Reconnect)
                         .await?;
@@ -1705,7 +1077,7 @@ impl Node {
     ) -> Res<()> {
         let p = self.guest(conn, out, rid).await?;
         let bind = self.hosted_conns.insert(conn);
-        self.hub.online.hosted(conn, out, p, Some(msg), bind).await;
+        self.hosted.hosted(conn, out, p, Some(msg), bind).await;
         Ok(())
     }
 
@@ -1844,7 +1216,7 @@ impl Node {
         Ok(if n > 0 {
             game_over(game)
         } else {
-            crate::hub::no_such_game(game)
+            no_such_game(game)
         })
     }
 
@@ -1883,7 +1255,7 @@ impl Node {
 
     async fn gone(&mut self, conn: u64) {
         if self.hosted_conns.remove(&conn) {
-            self.hub.online.hosted_gone(conn).await;
+            self.hosted.hosted_gone(conn).await;
         }
         let Some((_, Some(p))) = self.conns.remove(&conn) else {
             return;
@@ -2196,7 +1568,7 @@ impl Node {
     /// Redis still knows (another node took it over, or it ended) is forgotten here; a room
     /// Redis lost with its data is served again by this node.
     async fn adopt_own_rooms(&mut self) -> Res<()> {
-        let reader = self.hub.reader.clone();
+        let reader = self.reader.clone();
         let rows = tokio::task::spawn_blocking(move || {
             let mut rows = Vec::new();
             for (kind, k) in [("random", "cluster_random"), ("invite", "cluster_invite")] {
@@ -2216,7 +1588,7 @@ impl Node {
                 .arg(self.keys.tomb(&id));
             let (known,): (i64,) = self.qp(&pipe).await?;
             if known > 0 {
-                drop(self.hub.db.submit(vec![Write::Delete { id }]));
+                drop(self.db.submit(vec![Write::Delete { id }]));
                 continue;
             }
             let mut room = match crate::records::decode_room(&state) {
@@ -2463,7 +1835,7 @@ impl Node {
             },
             Save::Delete { .. } => Write::Delete { id: id.to_owned() },
         });
-        drop(self.hub.db.submit(writes));
+        drop(self.db.submit(writes));
         let deadline = if closed {
             None
         } else {
@@ -2686,7 +2058,7 @@ fn fresh_number() -> u64 {
 
 /// The online room a command names.
 fn online_room(game: &str) -> Res<RoomId> {
-    parse_online_id(game).ok_or_else(|| crate::hub::no_such_game(game))
+    parse_online_id(game).ok_or_else(|| no_such_game(game))
 }
 
 /// Whether a game id names a hosted room (served by the node's own task).
