@@ -3,10 +3,12 @@
 //! `cargo run --release --example nps -- [POSITIONS] [MILLISECONDS] [THREADS] [DEPTH]` (default
 //! 20 positions at 24 to 43 empties, 500 ms each, one thread). With THREADS above one, Expert
 //! also runs on that many threads. With DEPTH, every search goes to that depth instead of a time
-//! (the time it takes is the figure to compare). Speed on a shared machine varies: compare the two engines
-//! from the same run.
+//! (the time it takes is the figure to compare). Expert runs once per move generation kernel of
+//! the CPU (the fastest first, as by default; the moves are the same on every kernel, only the
+//! speed differs). Speed on a shared machine varies: compare the engines from the same run.
 
 use reversi::ai::{Engine, Expert, Level, Limits};
+use reversi::core::movegen::Kernel;
 use reversi::core::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -42,8 +44,16 @@ fn main() {
     };
     let mut engines: Vec<(String, Box<dyn Engine>, Limits)> = vec![
         ("hard".into(), Level::Hard.engine(0), limits),
-        ("expert".into(), Box::new(Expert::new()), limits),
+        (
+            format!("expert on {}", Kernel::best()),
+            Box::new(Expert::new()),
+            limits,
+        ),
     ];
+    for k in Kernel::available().into_iter().rev().skip(1) {
+        let e = Expert::new().with_kernel(k).expect("an available kernel");
+        engines.push((format!("expert on {k}"), Box::new(e), limits));
+    }
     if threads > 1 {
         engines.push((
             format!("expert, {threads} threads"),

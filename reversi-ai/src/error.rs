@@ -37,6 +37,10 @@ pub enum AiError {
     /// or given ([`crate::Expert::with_weights`]).
     #[error("the Expert level has no trained weights (none built in, none installed)")]
     NoWeights,
+    /// A move generation kernel that this CPU (or this build) does not have was asked for
+    /// ([`crate::Expert::with_kernel`]).
+    #[error("the {0:?} kernel is not available on this CPU")]
+    KernelUnavailable(reversi_core::movegen::Kernel),
     /// A search thread panicked (a bug).
     #[error("the search thread panicked")]
     ThreadPanicked,

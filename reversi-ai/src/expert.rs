@@ -5,10 +5,11 @@
 
 use crate::bits::{flips, legal};
 use crate::pattern::{Weights, UNITS_PER_DISC};
-use crate::search::Search;
+use crate::search::{Search, SearchKernel};
 use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Engine, Limits, SearchResult};
+use reversi_core::movegen::Kernel;
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -62,6 +63,8 @@ pub struct Expert {
     selective: bool,
     /// Standard deviations a cut needs.
     confidence: f32,
+    /// The move generation kernel of the search.
+    kernel: SearchKernel,
     tt: TransTable,
     end_tt: TransTable,
 }
@@ -103,6 +106,7 @@ impl Expert {
             limits: Limits::time(EXPERT_TIME),
             selective: true,
             confidence: crate::probcut::DEFAULT_T,
+            kernel: SearchKernel::best(),
             tt: TransTable::new(19),
             end_tt: TransTable::new(19),
         }
@@ -189,6 +193,29 @@ impl Expert {
         self
     }
 
+    /// This engine on another move generation kernel than the fastest one of the CPU (the
+    /// default): the moves and scores are the same on every kernel, only the speed differs.
+    ///
+    /// # Errors
+    ///
+    /// [`AiError::KernelUnavailable`] when the CPU (or this build: WebAssembly with SIMD leaves
+    /// the portable kernel out) does not have it; the engine is then dropped, make another.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::Expert;
+    /// use reversi_core::movegen::Kernel;
+    /// assert!(Expert::new().with_kernel(Kernel::Portable).is_ok());
+    /// for k in [Kernel::Avx2, Kernel::Avx512, Kernel::Simd128] {
+    ///     assert_eq!(Expert::new().with_kernel(k).is_ok(), k.is_available());
+    /// }
+    /// ```
+    pub fn with_kernel(mut self, kernel: Kernel) -> Result<Expert, AiError> {
+        self.kernel = SearchKernel::of(kernel).ok_or(AiError::KernelUnavailable(kernel))?;
+        Ok(self)
+    }
+
     /// The evaluation of a position in discs for the side to move (trained weights; 0 without
     /// any).
     ///
@@ -241,6 +268,7 @@ impl Engine for Expert {
         self.tt.clear();
         self.end_tt.clear();
         let mut s = Search::new(&self.tt, &self.end_tt, stop, lim.nodes, deadline);
+        s.kernel = self.kernel;
         s.weights = Some(w);
         s.probcut = if self.selective { w.probcut() } else { None };
         s.probcut_t = self.confidence;
@@ -275,7 +303,7 @@ impl Engine for Expert {
         let threads = lim.threads.unwrap_or(1).max(1);
         let helpers_stop = AtomicBool::new(false);
         let tt: &TransTable = &self.tt;
-        let (selective, confidence) = (self.selective, self.confidence);
+        let (selective, confidence, kernel) = (self.selective, self.confidence, self.kernel);
         let first_order: Vec<u8> = order.iter().map(|m| m.0).collect();
         let helper_nodes = std::thread::scope(|scope| {
             // Lazy SMP: the other threads search the same root, deeper by one ply every other
@@ -286,6 +314,7 @@ impl Engine for Expert {
                     scope.spawn(move || {
                         let end = TransTable::new(4);
                         let mut hs = Search::new(tt, &end, helpers_stop, None, deadline);
+                        hs.kernel = kernel;
                         hs.weights = Some(w);
                         hs.probcut = if selective { w.probcut() } else { None };
                         hs.probcut_t = confidence;
@@ -440,6 +469,39 @@ mod tests {
         let mut e = without_weights().with_weights(Arc::new(Weights::zero()));
         let r = e.choose(&pos, &Limits::depth(2), &stop).unwrap();
         assert!(pos.play(r.best_move).is_ok());
+    }
+
+    #[test]
+    fn every_kernel_searches_the_same_tree() {
+        // A midgame search (24 empties, depth 6 through the selective search) and a solve (14
+        // empties, no limit).
+        let stop = AtomicBool::new(false);
+        for (plies, limits) in [(36, Limits::depth(6)), (46, Limits::NONE)] {
+            let mut pos = Position::initial();
+            for i in 0..plies {
+                let moves = pos.legal_move_list();
+                pos = pos.play(moves[(i * 7) % moves.len()]).unwrap();
+            }
+            let run = |k: Kernel| {
+                let mut e = Expert::new()
+                    .with_weights(Arc::new(Weights::zero()))
+                    .with_limits(Limits::NONE)
+                    .with_kernel(k)
+                    .unwrap();
+                let r = e.choose(&pos, &limits, &stop).unwrap();
+                (r.best_move, r.score, r.nodes, r.exact)
+            };
+            let want = run(Kernel::Portable);
+            assert_eq!(want.3, limits.depth.is_none());
+            for k in Kernel::available() {
+                assert_eq!(run(k), want, "{k} at {limits:?}");
+            }
+        }
+        assert_eq!(
+            Expert::new().with_kernel(Kernel::Simd128).err(),
+            (!Kernel::Simd128.is_available())
+                .then_some(AiError::KernelUnavailable(Kernel::Simd128))
+        );
     }
 
     #[test]

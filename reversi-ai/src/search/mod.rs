@@ -29,7 +29,7 @@ pub(crate) struct Search<'a> {
     pub mid_tt: &'a TransTable,
     pub end_tt: &'a TransTable,
     /// The move generation kernel, detected once when the search is made.
-    kernel: SearchKernel,
+    pub kernel: SearchKernel,
     /// Trained weights for the endgame's ordering searches; without them those searches use
     /// [`order_eval`].
     pub weights: Option<&'a Weights>,
@@ -72,6 +72,19 @@ impl SearchKernel {
             SearchKernel::Avx2(g)
         } else {
             SearchKernel::Portable(Portable)
+        }
+    }
+
+    /// The search on `kernel`, when this CPU (and this build) has it.
+    pub(crate) fn of(kernel: reversi_core::movegen::Kernel) -> Option<SearchKernel> {
+        use reversi_core::movegen::Kernel;
+        match kernel {
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+            Kernel::Portable => Some(SearchKernel::Portable(Portable)),
+            Kernel::Avx2 => Avx2::detect().map(SearchKernel::Avx2),
+            Kernel::Avx512 => Avx512::detect().map(SearchKernel::Avx512),
+            Kernel::Simd128 => Simd128::detect().map(SearchKernel::Simd128),
+            _ => None,
         }
     }
 
