@@ -1201,67 +1201,79 @@ pub(crate) mod avx512_lanes {
             // SAFETY: `xs` is 64 readable bytes.
             let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
             let valid = _mm512_test_epi64_mask(x, x);
-            extra += lanes8(&mut total, pp, oo, x, valid, &no_move);
+            // SAFETY: this function has the features.
+            extra += unsafe { lanes8(&mut total, pp, oo, x, valid, &no_move) };
         }
         _mm512_reduce_add_epi64(total) as u64 + extra
     }
 
     /// The children of eight (node, move) pairs, one per lane (`x` holds one move bit per lane,
     /// 0 in an unused lane): the children's movers, their opponents and their legal moves.
-    #[inline]
-    #[target_feature(
-        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
-    )]
-    fn children8(p: __m512i, o: __m512i, x: __m512i) -> (__m512i, __m512i, __m512i) {
-        let mh = _mm512_and_si512(o, _mm512_set1_epi64(H as i64));
-        let mv = _mm512_and_si512(o, _mm512_set1_epi64(V as i64));
-        let md = _mm512_and_si512(o, _mm512_set1_epi64(D as i64));
-        let pre_h = _mm512_and_si512(mh, _mm512_slli_epi64::<1>(mh));
-        let pre_v = _mm512_and_si512(mv, _mm512_slli_epi64::<8>(mv));
-        let pre_7 = _mm512_and_si512(md, _mm512_slli_epi64::<7>(md));
-        let pre_9 = _mm512_and_si512(md, _mm512_slli_epi64::<9>(md));
-        let mut f = _mm512_setzero_si512();
-        f = flips_pair::<1, 2>(f, x, p, mh, pre_h);
-        f = flips_pair::<8, 16>(f, x, p, mv, pre_v);
-        f = flips_pair::<7, 14>(f, x, p, md, pre_7);
-        f = flips_pair::<9, 18>(f, x, p, md, pre_9);
-        let cp = _mm512_xor_si512(o, f);
-        let co = _mm512_ternarylogic_epi64::<0x96>(p, f, x);
-        (cp, co, moves8(cp, co))
+    ///
+    /// # Safety
+    ///
+    /// The CPU has the features of [`available`]. (No `target_feature` here, so that it can be
+    /// `inline(always)`: its callers have the features, and it is inlined into them. Left to
+    /// itself the compiler calls it, passing and returning its vectors through memory.)
+    #[inline(always)]
+    unsafe fn children8(p: __m512i, o: __m512i, x: __m512i) -> (__m512i, __m512i, __m512i) {
+        // SAFETY: the caller's CPU has the features.
+        unsafe {
+            let mh = _mm512_and_si512(o, _mm512_set1_epi64(H as i64));
+            let mv = _mm512_and_si512(o, _mm512_set1_epi64(V as i64));
+            let md = _mm512_and_si512(o, _mm512_set1_epi64(D as i64));
+            let pre_h = _mm512_and_si512(mh, _mm512_slli_epi64::<1>(mh));
+            let pre_v = _mm512_and_si512(mv, _mm512_slli_epi64::<8>(mv));
+            let pre_7 = _mm512_and_si512(md, _mm512_slli_epi64::<7>(md));
+            let pre_9 = _mm512_and_si512(md, _mm512_slli_epi64::<9>(md));
+            let mut f = _mm512_setzero_si512();
+            f = flips_pair::<1, 2>(f, x, p, mh, pre_h);
+            f = flips_pair::<8, 16>(f, x, p, mv, pre_v);
+            f = flips_pair::<7, 14>(f, x, p, md, pre_7);
+            f = flips_pair::<9, 18>(f, x, p, md, pre_9);
+            let cp = _mm512_xor_si512(o, f);
+            let co = _mm512_ternarylogic_epi64::<0x96>(p, f, x);
+            (cp, co, moves8(cp, co))
+        }
     }
 
     /// The children made by the (up to) eight lowest moves of `moves` from the node broadcast in
     /// `pp` and `oo`, which are taken out of `moves`: their moves, movers, opponents and legal
     /// moves, one array each (a move of 0 marks the end when fewer than eight were left).
-    #[inline]
-    #[target_feature(
-        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
-    )]
-    fn next_children8(pp: __m512i, oo: __m512i, moves: &mut u64) -> [[u64; 8]; 4] {
-        let mut out = [[0u64; 8]; 4];
-        for slot in &mut out[0] {
-            *slot = *moves & moves.wrapping_neg();
-            *moves ^= *slot;
-        }
-        // SAFETY: `out[0]` is 64 readable bytes.
-        let x = unsafe { _mm512_loadu_si512(out[0].as_ptr().cast()) };
-        let (cp, co, cm) = children8(pp, oo, x);
-        // SAFETY: each array is 64 writable bytes.
+    ///
+    /// # Safety
+    ///
+    /// As for [`children8`].
+    #[inline(always)]
+    unsafe fn next_children8(pp: __m512i, oo: __m512i, moves: &mut u64) -> [[u64; 8]; 4] {
+        // SAFETY: the caller's CPU has the features.
         unsafe {
-            _mm512_storeu_si512(out[1].as_mut_ptr().cast(), cp);
-            _mm512_storeu_si512(out[2].as_mut_ptr().cast(), co);
-            _mm512_storeu_si512(out[3].as_mut_ptr().cast(), cm);
+            let mut out = [[0u64; 8]; 4];
+            for slot in &mut out[0] {
+                *slot = *moves & moves.wrapping_neg();
+                *moves ^= *slot;
+            }
+            // SAFETY: `out[0]` is 64 readable bytes.
+            let x = _mm512_loadu_si512(out[0].as_ptr().cast());
+            let (cp, co, cm) = children8(pp, oo, x);
+            // SAFETY: each array is 64 writable bytes.
+            {
+                _mm512_storeu_si512(out[1].as_mut_ptr().cast(), cp);
+                _mm512_storeu_si512(out[2].as_mut_ptr().cast(), co);
+                _mm512_storeu_si512(out[3].as_mut_ptr().cast(), cm);
+            }
+            out
         }
-        out
     }
 
     /// Flips, children and their mobility for eight (node, move) pairs, one per lane: adds the
     /// children's move counts to `total` and returns the count of the children without a move.
-    #[inline]
-    #[target_feature(
-        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
-    )]
-    fn lanes8(
+    ///
+    /// # Safety
+    ///
+    /// As for [`children8`].
+    #[inline(always)]
+    unsafe fn lanes8(
         total: &mut __m512i,
         p: __m512i,
         o: __m512i,
@@ -1269,25 +1281,28 @@ pub(crate) mod avx512_lanes {
         valid: __mmask8,
         no_move: &impl Fn(u64, u64) -> u64,
     ) -> u64 {
-        let (cp, co, m) = children8(p, o, x);
-        *total = _mm512_mask_add_epi64(*total, valid, *total, _mm512_popcnt_epi64(m));
-        let stuck = _mm512_mask_testn_epi64_mask(valid, m, m);
-        let mut extra = 0;
-        if stuck != 0 {
-            let (mut ps, mut os) = ([0u64; 8], [0u64; 8]);
-            // SAFETY: both arrays are 64 writable bytes.
-            unsafe {
-                _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
-                _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
+        // SAFETY: the caller's CPU has the features.
+        unsafe {
+            let (cp, co, m) = children8(p, o, x);
+            *total = _mm512_mask_add_epi64(*total, valid, *total, _mm512_popcnt_epi64(m));
+            let stuck = _mm512_mask_testn_epi64_mask(valid, m, m);
+            let mut extra = 0;
+            if stuck != 0 {
+                let (mut ps, mut os) = ([0u64; 8], [0u64; 8]);
+                // SAFETY: both arrays are 64 writable bytes.
+                {
+                    _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
+                    _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
+                }
+                let mut k = stuck;
+                while k != 0 {
+                    let i = k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    extra += no_move(ps[i], os[i]);
+                }
             }
-            let mut k = stuck;
-            while k != 0 {
-                let i = k.trailing_zeros() as usize;
-                k &= k - 1;
-                extra += no_move(ps[i], os[i]);
-            }
+            extra
         }
-        extra
     }
 
     /// Whether this CPU also has AVX-512 VBMI and VBMI2, which [`bulk3_vbmi2`] needs.
@@ -1334,7 +1349,8 @@ pub(crate) mod avx512_lanes {
         let mut lane = 0u32;
         let mut extra = 0;
         while moves != 0 {
-            let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
+            // SAFETY: this function has the features.
+            let [xs, ps, os, ms] = unsafe { next_children8(pp, oo, &mut moves) };
             for i in 0..8 {
                 if xs[i] == 0 {
                     break;
@@ -1358,7 +1374,8 @@ pub(crate) mod avx512_lanes {
                     vp = _mm512_mask_mov_epi64(vp, k, va);
                     vo = _mm512_mask_mov_epi64(vo, k, vb);
                     if t >= room {
-                        extra += lanes8(&mut total, vp, vo, vx, 0xFF, &no_move);
+                        // SAFETY: this function has the features.
+                        extra += unsafe { lanes8(&mut total, vp, vo, vx, 0xFF, &no_move) };
                         // The moves of this chunk that did not fit start the next batch.
                         vx =
                             _mm512_maskz_compress_epi64(((0xFFu32 << room) & 0xFF) as __mmask8, ys);
@@ -1377,7 +1394,9 @@ pub(crate) mod avx512_lanes {
             }
         }
         if lane > 0 {
-            extra += lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move);
+            // SAFETY: this function has the features.
+            extra +=
+                unsafe { lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move) };
         }
         _mm512_reduce_add_epi64(total) as u64 + extra
     }
@@ -1407,7 +1426,8 @@ pub(crate) mod avx512_lanes {
         let mut extra = 0;
         while moves != 0 {
             // Eight children at a time, then their (grandchild, move) pairs into the lanes.
-            let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
+            // SAFETY: this function has the features.
+            let [xs, ps, os, ms] = unsafe { next_children8(pp, oo, &mut moves) };
             for i in 0..8 {
                 if xs[i] == 0 {
                     break;
@@ -1426,14 +1446,17 @@ pub(crate) mod avx512_lanes {
                     vx = _mm512_mask_set1_epi64(vx, k, y as i64);
                     lane += 1;
                     if lane == 8 {
-                        extra += lanes8(&mut total, vp, vo, vx, 0xFF, &no_move);
+                        // SAFETY: this function has the features.
+                        extra += unsafe { lanes8(&mut total, vp, vo, vx, 0xFF, &no_move) };
                         lane = 0;
                     }
                 }
             }
         }
         if lane > 0 {
-            extra += lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move);
+            // SAFETY: this function has the features.
+            extra +=
+                unsafe { lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move) };
         }
         _mm512_reduce_add_epi64(total) as u64 + extra
     }
