@@ -278,4 +278,43 @@ pub enum RoomError {
         /// The room asked for.
         room: RoomId,
     },
+    /// [`Lobby::rematch`](crate::Lobby::rematch) of a room that has no rematch to offer: its
+    /// game is not over, it was not a game of two guests, one of them left, or its rematch was
+    /// played.
+    #[error("no rematch of {room} to offer")]
+    NoRematch {
+        /// The room named.
+        room: RoomId,
+    },
+    /// A rematch offer by someone who did not play the game.
+    #[error("{player} did not play the game in {room}")]
+    NotRematchPlayer {
+        /// The sender.
+        player: PlayerId,
+        /// The room of the game.
+        room: RoomId,
+    },
+    /// A second rematch offer by the same player: it is up to the opponent.
+    #[error("{player} offered the rematch of {room} already: it is up to the opponent")]
+    RematchOffered {
+        /// The sender.
+        player: PlayerId,
+        /// The room of the game.
+        room: RoomId,
+    },
+    /// A rematch offer after both players offered: the rematch was played.
+    #[error("the rematch of {room} was played already")]
+    RematchSpent {
+        /// The room of the game.
+        room: RoomId,
+    },
+    /// A rematch accepted while the player who offered it cannot play: disconnected, or busy
+    /// (waiting for a match, inviting, playing). The offer stays.
+    #[error("{opponent} cannot play the rematch of {room} now (disconnected, or busy)")]
+    RematchOpponentBusy {
+        /// The room of the game.
+        room: RoomId,
+        /// The player who offered.
+        opponent: PlayerId,
+    },
 }

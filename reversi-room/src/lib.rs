@@ -16,7 +16,8 @@
 //! - [`Room`] is one table: hosted (a host, settings, seats, a bot) or online (two guests, 30 s
 //!   a move, a 2-hour limit).
 //! - [`Lobby`] is the online service: guests with reconnection [`Token`]s, a random-matching
-//!   queue per game kind, [`InviteCode`]s, and the online [`Room`]s it fills.
+//!   queue per game kind, [`InviteCode`]s, the online [`Room`]s it fills, and the rematches of
+//!   their finished games ([`Lobby::rematch`], whose rule is [`RematchOffer`]).
 //! - [`RoomSnapshot`] and [`LobbySnapshot`] are the two as public, versioned plain data
 //!   ([`SNAPSHOT_FORMAT`]), for a host to store and restore: [`Room::snapshot`],
 //!   [`Room::from_snapshot`] (which checks everything and says what is wrong in a
@@ -78,6 +79,7 @@ mod game;
 mod ids;
 mod limit;
 mod lobby;
+mod rematch;
 mod room;
 mod snapshot;
 
@@ -85,13 +87,16 @@ pub use error::RoomError;
 pub use game::{Bot, SeatOutcome, TurnGame};
 pub use ids::{InviteCode, PlayerId, RoomId, Token};
 pub use limit::RoomActionLimit;
-pub use lobby::{Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome};
+pub use lobby::{
+    Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome, RematchOutcome,
+};
+pub use rematch::{RematchOffer, RematchState, RematchStep};
 pub use room::{
     BotTurn, CloseReason, EndReason, Event, EventKind, GameResult, Member, Occupant, PauseCause,
     Room, RoomCommand, RoomSettings,
 };
 pub use snapshot::{
     ClockPhase, ClockSnapshot, GameSnapshot, GeneratorSnapshot, GuestSnapshot, InviteSnapshot,
-    InviteState, LobbyRoomSnapshot, LobbySnapshot, MemberSnapshot, RoomSnapshot, SnapshotError,
-    SNAPSHOT_FORMAT,
+    InviteState, LobbyRoomSnapshot, LobbySnapshot, MemberSnapshot, RematchSnapshot, RoomSnapshot,
+    SnapshotError, SNAPSHOT_FORMAT,
 };

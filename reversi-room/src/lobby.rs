@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::LobbyRng;
 use crate::{
-    Event, EventKind, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings,
-    Token, TurnGame,
+    Event, EventKind, InviteCode, PlayerId, RematchOffer, RematchStep, Room, RoomCommand,
+    RoomError, RoomId, RoomSettings, Token, TurnGame,
 };
 
 /// The timings of a [`Lobby`].
@@ -184,6 +184,29 @@ pub enum QueueOutcome {
     },
 }
 
+/// What [`Lobby::rematch`] did.
+///
+/// # Examples
+///
+/// See [`Lobby::rematch`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "outcome", rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum RematchOutcome {
+    /// The first offer: it waits for the opponent, `to` (told by a
+    /// [`LobbyEventKind::RematchOffered`] event).
+    Offered {
+        /// The opponent.
+        to: PlayerId,
+    },
+    /// The opponent had offered: the new game has started in `room`.
+    Started {
+        /// The new room.
+        room: RoomId,
+    },
+}
+
 /// What happened in a [`Lobby`], as drained by [`Lobby::poll_event`].
 ///
 /// # Examples
@@ -307,6 +330,22 @@ pub enum LobbyEventKind<A> {
         seats: Vec<PlayerId>,
         /// The invite, if the match came from one.
         invite: Option<InviteCode>,
+        /// The room of the finished game, if the match is its rematch ([`Lobby::rematch`]).
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
+        rematch_of: Option<RoomId>,
+    },
+    /// A player of the finished game in `room` offered its rematch to the other, `to`, who
+    /// accepts it with [`Lobby::rematch`].
+    RematchOffered {
+        /// The room of the finished game.
+        room: RoomId,
+        /// Who offered.
+        by: PlayerId,
+        /// The opponent, to tell.
+        to: PlayerId,
     },
     /// Something happened in one of the lobby's rooms.
     Room {
@@ -334,6 +373,14 @@ pub(crate) enum InviteStatus {
     Expired,
     Cancelled,
     Used { room: RoomId },
+}
+
+/// The rematch of a finished game of two guests, and the game kind to play it in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub(crate) struct Rematch {
+    pub(crate) kind: String,
+    pub(crate) offer: RematchOffer,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -399,6 +446,8 @@ pub struct Lobby<G: TurnGame> {
     pub(crate) invites: BTreeMap<InviteCode, Invite>,
     pub(crate) rooms: BTreeMap<RoomId, Room<G>>,
     pub(crate) room_kinds: BTreeMap<RoomId, String>,
+    /// The rematches of finished games, by the finished game's room (which may be removed).
+    pub(crate) rematches: BTreeMap<RoomId, Rematch>,
     pub(crate) next_player: u64,
     pub(crate) next_room: u64,
     pub(crate) rng: LobbyRng,
@@ -428,6 +477,8 @@ struct LobbyData<G: TurnGame> {
     invites: BTreeMap<InviteCode, Invite>,
     rooms: BTreeMap<RoomId, Room<G>>,
     room_kinds: BTreeMap<RoomId, String>,
+    #[serde(default)]
+    rematches: BTreeMap<RoomId, Rematch>,
     next_player: u64,
     next_room: u64,
     rng: LobbyRng,
@@ -449,6 +500,7 @@ impl<G: TurnGame> TryFrom<LobbyData<G>> for Lobby<G> {
             invites: d.invites,
             rooms: d.rooms,
             room_kinds: d.room_kinds,
+            rematches: d.rematches,
             next_player: d.next_player,
             next_room: d.next_room,
             rng: d.rng,
@@ -560,6 +612,7 @@ impl<G: TurnGame> Lobby<G> {
             invites: BTreeMap::new(),
             rooms: BTreeMap::new(),
             room_kinds: BTreeMap::new(),
+            rematches: BTreeMap::new(),
             next_player: 1,
             next_room: 1,
             rng: LobbyRng::from_seed(seed),
@@ -699,6 +752,41 @@ impl<G: TurnGame> Lobby<G> {
     #[must_use]
     pub fn room_kind(&self, room: RoomId) -> Option<&str> {
         self.room_kinds.get(&room).map(String::as_str)
+    }
+
+    /// The rematch of the finished game in `room`, while it can be played: from the end of a
+    /// game of two guests until it starts or one of them leaves (or is forgotten after its
+    /// grace). It outlives [`remove_room`](Lobby::remove_room).
+    ///
+    /// # Examples
+    ///
+    /// See [`Lobby::rematch`].
+    #[must_use]
+    pub fn rematch_offer(&self, room: RoomId) -> Option<&RematchOffer> {
+        self.rematches.get(&room).map(|r| &r.offer)
+    }
+
+    /// Every rematch that can be played, by the room of its finished game.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// # use reversi_clock::Millis;
+    /// # use reversi_room::{Lobby, QueueOutcome};
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
+    /// assert_eq!(lobby.rematch_offers().count(), 0);
+    /// lobby.resign(Millis(1_000), a)?;
+    /// let rooms: Vec<_> = lobby.rematch_offers().map(|o| o.room()).collect();
+    /// assert_eq!(rooms, [room]);
+    /// # Ok::<(), reversi_room::RoomError>(())
+    /// ```
+    pub fn rematch_offers(&self) -> impl Iterator<Item = &RematchOffer> + '_ {
+        self.rematches.values().map(|r| &r.offer)
     }
 
     /// Forgets a closed room (once the application has recorded its result), returning it.
@@ -882,7 +970,7 @@ impl<G: TurnGame> Lobby<G> {
         }
         let waiting = self.queues.get_mut(kind).and_then(VecDeque::pop_front);
         if let Some(other) = waiting {
-            let room = self.create_room(now, kind, [other, player], None);
+            let room = self.create_room(now, kind, [other, player], None, None);
             return Ok(QueueOutcome::Matched { room });
         }
         let until = now + self.settings.queue_wait;
@@ -1068,7 +1156,7 @@ impl<G: TurnGame> Lobby<G> {
             return Err(RoomError::OwnInvite { player });
         }
         let (creator, kind) = (invite.creator, invite.kind.clone());
-        let room = self.create_room(now, &kind, [creator, player], Some(code.clone()));
+        let room = self.create_room(now, &kind, [creator, player], Some(code.clone()), None);
         self.invites.get_mut(code).expect("checked").status = InviteStatus::Used { room };
         self.touch(Due::Invite(code.clone()));
         Ok(room)
@@ -1139,6 +1227,101 @@ impl<G: TurnGame> Lobby<G> {
         let now = self.begin(now);
         let room = self.playing(player)?;
         self.room_command(now, room, player, RoomCommand::Resign)
+    }
+
+    /// Offers the rematch of the finished game in `room`, or accepts the opponent's offer (the
+    /// rule is [`RematchOffer::offer`]). Every game of two guests that ends has a rematch, kept
+    /// until it is played or one of the two leaves (or is forgotten after its grace).
+    ///
+    /// The first offer gives [`RematchOutcome::Offered`] and a
+    /// [`LobbyEventKind::RematchOffered`] event, for the host to tell the opponent. The
+    /// opponent's offer starts the new game between the two, as an invite game would: colours
+    /// drawn at random, a [`LobbyEventKind::Matched`] event naming the finished game in
+    /// `rematch_of`; the rematch is then used up.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::NoRematch`] for a room with no rematch (its game is not over, was not
+    /// played by two guests, one of them left, or its rematch started);
+    /// [`RoomError::NotRematchPlayer`] for someone who did not play it;
+    /// [`RoomError::RematchOffered`] for a second offer; as [`queue`](Lobby::queue) when the
+    /// player cannot play now; [`RoomError::RematchOpponentBusy`] when accepting while the
+    /// player who offered cannot (the offer stays).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+    /// use reversi_clock::Millis;
+    /// use reversi_room::{Lobby, LobbyEventKind, QueueOutcome, RematchOutcome, RoomError};
+    ///
+    /// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(5, 2))], [0; 32]);
+    /// let (a, _) = lobby.add_guest(Millis(0));
+    /// let (b, _) = lobby.add_guest(Millis(0));
+    /// lobby.queue(Millis(0), a, "nim")?;
+    /// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
+    /// assert_eq!(lobby.rematch(Millis(500), a, room), Err(RoomError::NoRematch { room }));
+    /// lobby.resign(Millis(1_000), a)?;
+    /// while lobby.poll_event().is_some() {}
+    ///
+    /// assert_eq!(lobby.rematch(Millis(2_000), b, room)?, RematchOutcome::Offered { to: a });
+    /// assert_eq!(
+    ///     lobby.poll_event().unwrap().kind,
+    ///     LobbyEventKind::RematchOffered { room, by: b, to: a },
+    /// );
+    /// assert_eq!(lobby.rematch(Millis(2_500), b, room), Err(RoomError::RematchOffered { player: b, room }));
+    ///
+    /// let RematchOutcome::Started { room: again } = lobby.rematch(Millis(3_000), a, room)? else { panic!() };
+    /// assert_eq!(lobby.room_of(a), Some(again));
+    /// assert_eq!(lobby.room_of(b), Some(again));
+    /// assert!(matches!(
+    ///     lobby.poll_event().unwrap().kind,
+    ///     LobbyEventKind::Matched { room: r, rematch_of: Some(old), .. } if r == again && old == room
+    /// ));
+    /// // Used up.
+    /// assert_eq!(lobby.rematch_offer(room), None);
+    /// # Ok::<(), RoomError>(())
+    /// ```
+    pub fn rematch(
+        &mut self,
+        now: Millis,
+        player: PlayerId,
+        room: RoomId,
+    ) -> Result<RematchOutcome, RoomError> {
+        let now = self.begin(now);
+        let entry = self
+            .rematches
+            .get(&room)
+            .ok_or(RoomError::NoRematch { room })?;
+        // The rule is applied to a copy: the lobby keeps it only if the rest agrees.
+        let mut offer = entry.offer;
+        let step = offer.offer(player)?;
+        self.check_idle(player)?;
+        match step {
+            RematchStep::Offered { to } => {
+                self.rematches.get_mut(&room).expect("checked").offer = offer;
+                self.emit(
+                    now,
+                    LobbyEventKind::RematchOffered {
+                        room,
+                        by: player,
+                        to,
+                    },
+                );
+                Ok(RematchOutcome::Offered { to })
+            }
+            RematchStep::Accepted { offerer } => {
+                if self.check_idle(offerer).is_err() {
+                    return Err(RoomError::RematchOpponentBusy {
+                        room,
+                        opponent: offerer,
+                    });
+                }
+                let kind = self.rematches.remove(&room).expect("checked").kind;
+                let new = self.create_room(now, &kind, [offerer, player], None, Some(room));
+                Ok(RematchOutcome::Started { room: new })
+            }
+        }
     }
 
     /// The application lost the guest's connection. A wait is cancelled; an invite stays open; in
@@ -1395,6 +1578,9 @@ impl<G: TurnGame> Lobby<G> {
             }
             Activity::Idle => {}
         }
+        // Its rematches can no longer be played.
+        self.rematches
+            .retain(|_, r| r.offer.opponent_of(player).is_none());
         self.guests.remove(&player);
         self.touch_guest(player);
         self.emit(now, event);
@@ -1406,6 +1592,7 @@ impl<G: TurnGame> Lobby<G> {
         kind: &str,
         mut players: [PlayerId; 2],
         invite: Option<InviteCode>,
+        rematch_of: Option<RoomId>,
     ) -> RoomId {
         if self.rng.next_u64() & 1 == 1 {
             players.swap(0, 1);
@@ -1428,6 +1615,7 @@ impl<G: TurnGame> Lobby<G> {
                 kind: kind.to_owned(),
                 seats: players.to_vec(),
                 invite,
+                rematch_of,
             },
         );
         self.pump(id);
@@ -1462,15 +1650,20 @@ impl<G: TurnGame> Lobby<G> {
             return;
         };
         let mut over = false;
+        let mut ended = false;
         while let Some(event) = r.poll_event() {
             over |= matches!(
                 event.kind,
                 EventKind::GameEnded { .. } | EventKind::Closed { .. }
             );
+            ended |= matches!(event.kind, EventKind::GameEnded { .. });
             self.events.push_back(LobbyEvent {
                 at: event.at,
                 kind: LobbyEventKind::Room { room, event },
             });
+        }
+        if ended {
+            self.open_rematch(room);
         }
         if over {
             let players: Vec<PlayerId> = self
@@ -1485,6 +1678,25 @@ impl<G: TurnGame> Lobby<G> {
             }
         }
         self.touch(Due::Room(room));
+    }
+
+    /// The rematch of a game that ended, when two guests played it.
+    fn open_rematch(&mut self, room: RoomId) {
+        let (Some(r), Some(kind)) = (self.rooms.get(&room), self.room_kinds.get(&room)) else {
+            return;
+        };
+        let people: Vec<PlayerId> = r
+            .seats()
+            .iter()
+            .filter_map(|s| s.as_ref()?.person())
+            .filter(|p| self.guests.contains_key(p))
+            .collect();
+        if let [a, b] = people[..] {
+            if let Ok(offer) = RematchOffer::new(room, [a, b]) {
+                let kind = kind.clone();
+                self.rematches.insert(room, Rematch { kind, offer });
+            }
+        }
     }
 
     fn next_deadline(&self) -> Option<(Millis, Due)> {

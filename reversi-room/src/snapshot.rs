@@ -20,15 +20,16 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ids::LobbyRng;
-use crate::lobby::{Guest, Index, Invite, InviteStatus};
+use crate::lobby::{Guest, Index, Invite, InviteStatus, Rematch};
 use crate::room::Table;
 use crate::{
     Activity, CloseReason, GameResult, InviteCode, Lobby, LobbySettings, Member, Occupant,
-    PlayerId, Room, RoomId, RoomSettings, Token, TurnGame,
+    PlayerId, RematchOffer, RematchState, Room, RoomId, RoomSettings, Token, TurnGame,
 };
 
 /// The format version of the snapshots this crate writes, and the only one it reads. A change to
-/// the fields of the snapshot types comes with a new format version.
+/// the fields of the snapshot types comes with a new format version, except a field added with a
+/// default that older snapshots are read with (such as [`LobbySnapshot::rematches`]).
 ///
 /// # Examples
 ///
@@ -126,7 +127,7 @@ pub enum SnapshotError {
     /// out again.
     #[error("{what} {id} is not below the next number {next}")]
     NumberAhead {
-        /// `"guest"` or `"room"`.
+        /// `"guest"`, `"room"` or `"rematch's room"`.
         what: &'static str,
         /// Its number.
         id: u64,
@@ -809,6 +810,42 @@ pub struct LobbySnapshot<G> {
     pub generator: GeneratorSnapshot,
     /// The latest instant the lobby has seen.
     pub last_seen: Millis,
+    /// The rematches that can be played, by room ([`Lobby::rematch`]). Snapshots written before
+    /// lobbies kept rematches have none, and are read with none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub rematches: Vec<RematchSnapshot>,
+}
+
+/// The rematch of a lobby's finished game, in a [`LobbySnapshot`]: the rule's state and the game
+/// kind to play it in.
+///
+/// # Examples
+///
+/// ```
+/// # mod nim { include!("../tests/common/nim.rs"); } use nim::*;
+/// use reversi_clock::Millis;
+/// use reversi_room::{Lobby, QueueOutcome, RematchState};
+/// let mut lobby = Lobby::new([("nim".to_owned(), Nim::new(10, 2))], [7; 32]);
+/// let (a, _) = lobby.add_guest(Millis(0));
+/// let (b, _) = lobby.add_guest(Millis(0));
+/// lobby.queue(Millis(0), a, "nim")?;
+/// let QueueOutcome::Matched { room } = lobby.queue(Millis(0), b, "nim")? else { panic!() };
+/// lobby.resign(Millis(1_000), b)?;
+/// lobby.rematch(Millis(2_000), a, room)?;
+/// let snapshot = lobby.snapshot();
+/// assert_eq!(snapshot.rematches[0].kind, "nim");
+/// assert_eq!(snapshot.rematches[0].offer.room(), room);
+/// assert_eq!(snapshot.rematches[0].offer.state(), RematchState::Offered { by: a });
+/// assert_eq!(Lobby::from_snapshot(snapshot.clone()).unwrap().snapshot(), snapshot);
+/// # Ok::<(), reversi_room::RoomError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct RematchSnapshot {
+    /// The game kind of the finished game, which the rematch plays.
+    pub kind: String,
+    /// The rule's state: the finished game's room, its two players, who offered.
+    pub offer: RematchOffer,
 }
 
 /// A guest of a lobby, in a [`LobbySnapshot`].
@@ -1022,6 +1059,14 @@ impl<G: TurnGame> Lobby<G> {
                 word_pos,
             },
             last_seen: self.last_now,
+            rematches: self
+                .rematches
+                .values()
+                .map(|r| RematchSnapshot {
+                    kind: r.kind.clone(),
+                    offer: r.offer,
+                })
+                .collect(),
         }
     }
 
@@ -1225,6 +1270,40 @@ impl<G: TurnGame> Lobby<G> {
                 }
             }
         }
+        let mut rematches = BTreeMap::new();
+        for r in s.rematches {
+            let room = r.offer.room();
+            if room.0 >= s.next_room {
+                return Err(SnapshotError::NumberAhead {
+                    what: "rematch's room",
+                    id: room.0,
+                    next: s.next_room,
+                });
+            }
+            known_kind(&r.kind)?;
+            if let Some(p) = r
+                .offer
+                .players()
+                .into_iter()
+                .find(|p| !guests.contains_key(p))
+            {
+                return inconsistent(format!(
+                    "the rematch of {room} is for {p}, who is not a guest"
+                ));
+            }
+            if r.offer.state() == RematchState::Spent {
+                return inconsistent(format!(
+                    "the rematch of {room} is spent: a lobby does not keep it"
+                ));
+            }
+            let rematch = Rematch {
+                kind: r.kind,
+                offer: r.offer,
+            };
+            if rematches.insert(room, rematch).is_some() {
+                return inconsistent(format!("two rematches of {room}"));
+            }
+        }
         let g = s.generator;
         let rng = LobbyRng::from_parts(g.seed, g.stream, g.word_pos).ok_or(
             SnapshotError::BadGenerator {
@@ -1239,6 +1318,7 @@ impl<G: TurnGame> Lobby<G> {
             invites,
             rooms,
             room_kinds,
+            rematches,
             next_player: s.next_player,
             next_room: s.next_room,
             rng,

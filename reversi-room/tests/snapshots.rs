@@ -269,6 +269,7 @@ enum LobbyStep {
     Reconnect(usize),
     Leave(usize),
     RemoveRooms,
+    Rematch(usize, bool),
     Wait(u64),
 }
 
@@ -286,6 +287,7 @@ fn lobby_step() -> impl Strategy<Value = LobbyStep> {
         2 => (0..6usize).prop_map(LobbyStep::Reconnect),
         1 => (0..6usize).prop_map(LobbyStep::Leave),
         1 => Just(LobbyStep::RemoveRooms),
+        3 => (0..6usize, any::<bool>()).prop_map(|(p, own)| LobbyStep::Rematch(p, own)),
         3 => prop_oneof![0..5_000u64, 0..70_000u64, 0..700_000u64].prop_map(LobbyStep::Wait),
     ]
 }
@@ -361,6 +363,15 @@ fn apply_lobby(
                 lobby.remove_room(*id)?;
             }
             format!("{closed:?}")
+        }
+        LobbyStep::Rematch(who, own) => {
+            // The rematch of one of the player's games, or of the first game there is.
+            let p = m.pick(who);
+            let room = lobby
+                .rematch_offers()
+                .find(|o| !own || o.opponent_of(p).is_some())
+                .map_or(RoomId(1), |o| o.room());
+            format!("{:?}", lobby.rematch(*now, p, room)?)
         }
         LobbyStep::Wait(ms) => {
             *now = *now + Span(ms);

@@ -24,8 +24,8 @@ use rand::{Rng, RngExt};
 use reversi::clock::{Millis, Span};
 use reversi::core::Square;
 use reversi::room::{
-    Activity, Bot, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings, Occupant,
-    PlayerId, Room, RoomActionLimit, RoomCommand, RoomError, RoomId, RoomSettings, Token,
+    Bot, Event, EventKind, InviteCode, Lobby, LobbyEventKind, LobbySettings, Occupant, PlayerId,
+    Room, RoomActionLimit, RoomCommand, RoomError, RoomId, RoomSettings, Token,
 };
 use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde_json::Value;
@@ -39,8 +39,8 @@ use crate::protocol::{
 use crate::records;
 pub use crate::records::LobbyOp;
 use crate::rooms::{
-    game_over, log_end, matched, occupant_name, online_id, parse_online_id, record, room_refusal,
-    state_msg, state_text,
+    game_over, log_end, matched, not_online_for_rematch, occupant_name, online_id, parse_online_id,
+    record, rematch_refusal, room_refusal, state_msg, state_text,
 };
 use crate::Config;
 
@@ -114,6 +114,9 @@ fn apply_op(lobby: &mut Lobby<ReversiGame>, at: Millis, op: &LobbyOp) -> Result<
         LobbyOp::Reconnect { token } => lobby.reconnect(at, token).map(OpOut::Player),
         LobbyOp::Leave { player } => lobby.leave(at, *player).map(|()| OpOut::Nothing),
         LobbyOp::RemoveRoom { room } => lobby.remove_room(*room).map(|_| OpOut::Nothing),
+        LobbyOp::Rematch { player, room } => {
+            lobby.rematch(at, *player, *room).map(|_| OpOut::Nothing)
+        }
     }
 }
 
@@ -303,7 +306,6 @@ impl Online {
             room_kinds: HashMap::new(),
             thinking: HashSet::new(),
             game_seats: HashMap::new(),
-            rematches: HashMap::new(),
             max_room: state.max_room,
             me: self.tx.clone(),
             outbox,
@@ -434,9 +436,6 @@ struct Actor {
     room_kinds: HashMap<RoomId, &'static str>,
     thinking: HashSet<(String, u64)>,
     game_seats: HashMap<String, Vec<Occupant>>,
-    /// Finished online games that may be played again: their two players, and who offered a
-    /// rematch. Kept in memory only: a restart forgets the offers.
-    rematches: HashMap<RoomId, Rematch>,
     /// The highest online room number used: a lower one that is not live is over.
     max_room: u64,
     me: mpsc::Sender<OnlineCmd>,
@@ -463,12 +462,6 @@ impl Step {
             _ => text_of(msg, None),
         }
     }
-}
-
-/// The two players of a finished online game, and who of them offered a rematch.
-struct Rematch {
-    players: [PlayerId; 2],
-    offered_by: Option<PlayerId>,
 }
 
 impl Actor {
@@ -1068,7 +1061,7 @@ impl Actor {
             }
             ClientMsg::Rematch { room, .. } => {
                 let p = self.guest(now, conn, out, step);
-                self.rematch(now, p, out, &room, step)?;
+                self.rematch(now, p, &room, step)?;
             }
             // Answered by the connection (reads of the database, not commands).
             ClientMsg::Ping { .. } | ClientMsg::Record { .. } | ClientMsg::Games { .. } => {}
@@ -1076,81 +1069,28 @@ impl Actor {
         Ok(())
     }
 
-    /// A rematch offer (or its acceptance) by `p` after the online game `room`: the first offer
-    /// is passed on to the opponent (`rematch_offered`); when both have offered, the first one
-    /// opens an invite and the second joins it, so the new game is an ordinary invite game
-    /// (`matched` and `state` to both, colours drawn as for any invite).
+    /// A rematch offer (or its acceptance) by `p` after the online game `room`, by the lobby's
+    /// rule ([`Lobby::rematch`]): the first offer is passed on to the opponent
+    /// (`rematch_offered`, from the lobby's event); when both have offered, the lobby starts the
+    /// new game (`matched` and `state` to both, colours drawn as for any invite).
     fn rematch(
         &mut self,
         now: Millis,
         p: PlayerId,
-        out: &Out,
         room: &str,
         step: &mut Step,
     ) -> Result<(), Refusal> {
-        let id = parse_online_id(room).ok_or_else(|| {
-            Refusal::new(
-                ErrorCode::NoRematch,
-                format!("{room:?} is not an online game (a rematch is for online games)"),
-            )
-        })?;
-        let entry = self.rematches.get_mut(&id).ok_or_else(|| {
-            Refusal::new(
-                ErrorCode::NoRematch,
-                format!("no finished online game {room} to play again"),
-            )
-        })?;
-        let other = match entry.players {
-            [a, b] if a == p => b,
-            [a, b] if b == p => a,
-            _ => {
-                return Err(Refusal::new(
-                    ErrorCode::NoRematch,
-                    format!("you did not play in {room}"),
-                ))
-            }
-        };
-        match entry.offered_by {
-            Some(by) if by == p => Err(Refusal::new(
-                ErrorCode::RematchOffered,
-                "you offered a rematch already: it is up to your opponent",
-            )),
-            Some(_) => {
-                self.rematches.remove(&id);
-                self.lobby_op(now, LobbyOp::CreateInvite { player: other }, step)
-                    .map_err(|e| room_refusal(&e))?;
-                let code = match self.lobby.activity(other) {
-                    Some(Activity::Inviting { code }) => code.clone(),
-                    _ => {
-                        return Err(Refusal::new(
-                            ErrorCode::NoRematch,
-                            "your opponent is busy with another game",
-                        ))
-                    }
-                };
-                if let Err(e) = self.lobby_op(now, LobbyOp::JoinInvite { player: p, code }, step) {
-                    let _ = self.lobby_op(now, LobbyOp::CancelInvite { player: other }, step);
-                    return Err(room_refusal(&e));
-                }
-                Ok(())
-            }
-            None => {
-                entry.offered_by = Some(p);
-                self.to_player(
-                    other,
-                    &ServerMsg::RematchOffered {
-                        room: room.to_owned(),
-                    },
-                    step,
-                );
-                let waiting = ServerMsg::RematchWaiting {
-                    room: room.to_owned(),
-                    rid: None,
-                };
-                Self::reply(out, &waiting, step);
-                Ok(())
-            }
-        }
+        let id = parse_online_id(room).ok_or_else(|| not_online_for_rematch(room))?;
+        self.lobby_op(
+            now,
+            LobbyOp::Rematch {
+                player: p,
+                room: id,
+            },
+            step,
+        )
+        .map_err(|e| rematch_refusal(room, &e))?;
+        Ok(())
     }
 
     /// Drains the events, records finished games, saves the affected rooms, starts bots, and
@@ -1291,13 +1231,16 @@ impl Actor {
                 room,
                 seats,
                 invite,
+                rematch_of,
                 ..
             } => {
                 if let Some(code) = &invite {
                     self.invites.remove(code.as_str());
                 }
+                // A rematch is recorded as the invite game it was before the lobby made them.
+                let by_invite = invite.is_some() || rematch_of.is_some();
                 self.room_kinds
-                    .insert(room, if invite.is_some() { "invite" } else { "random" });
+                    .insert(room, if by_invite { "invite" } else { "random" });
                 self.max_room = self.max_room.max(room.0);
                 for (seat, p) in seats.iter().enumerate() {
                     self.to_player(*p, &matched(online_id(room), seat), step);
@@ -1305,23 +1248,15 @@ impl Actor {
                 tracing::info!(room = %online_id(room), black = seats[0].0, white = seats.get(1).map(|p| p.0), invite = invite.is_some(), "matched");
                 step.dirty_online.push(room);
             }
+            LobbyEventKind::RematchOffered { room, by, to } => {
+                let room = online_id(room);
+                let offered = ServerMsg::RematchOffered { room: room.clone() };
+                self.to_player(to, &offered, step);
+                self.to_player(by, &ServerMsg::RematchWaiting { room, rid: None }, step);
+            }
             LobbyEventKind::Room { room, event } => {
                 if let EventKind::GameEnded { result } = event.kind {
                     if let Some(r) = self.lobby.room(room) {
-                        let people: Vec<PlayerId> = r
-                            .seats()
-                            .iter()
-                            .filter_map(|s| s.as_ref()?.person())
-                            .collect();
-                        if let [a, b] = people[..] {
-                            self.rematches.insert(
-                                room,
-                                Rematch {
-                                    players: [a, b],
-                                    offered_by: None,
-                                },
-                            );
-                        }
                         let id = online_id(room);
                         let kind = self.room_kinds.get(&room).copied().unwrap_or("online");
                         step.writes

@@ -27,8 +27,9 @@ use reversi::core::{Move, Position, Square};
 use reversi::room::{
     Activity, ClockPhase, ClockSnapshot, CloseReason, EndReason, GameResult, GameSnapshot,
     GeneratorSnapshot, GuestSnapshot, InviteCode, InviteSnapshot, InviteState, Lobby,
-    LobbyRoomSnapshot, LobbySettings, LobbySnapshot, MemberSnapshot, Occupant, PlayerId, Room,
-    RoomId, RoomSettings, RoomSnapshot, SeatOutcome, SnapshotError, Token, SNAPSHOT_FORMAT,
+    LobbyRoomSnapshot, LobbySettings, LobbySnapshot, MemberSnapshot, Occupant, PlayerId,
+    RematchOffer, RematchSnapshot, RematchState, Room, RoomId, RoomSettings, RoomSnapshot,
+    SeatOutcome, SnapshotError, Token, SNAPSHOT_FORMAT,
 };
 use reversi::room_adapters::ReversiGame;
 use serde::{Deserialize, Serialize};
@@ -324,7 +325,20 @@ pub struct GeneratorRecord {
     pub word_pos: u64,
 }
 
-/// The lobby: guests, queues, invites, online rooms.
+/// The rematch of a finished online game ([`Lobby::rematch`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchRecord {
+    /// The finished game's room number.
+    pub room: u64,
+    /// Its game kind.
+    pub kind: String,
+    /// Its two players.
+    pub players: [u64; 2],
+    /// Who of them offered the rematch, if one did.
+    pub offered_by: Option<u64>,
+}
+
+/// The lobby: guests, queues, invites, online rooms, rematches.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LobbyRecord {
     /// The record version.
@@ -355,6 +369,10 @@ pub struct LobbyRecord {
     pub last_seen: u64,
     /// Its generator.
     pub generator: GeneratorRecord,
+    /// The rematches of its finished games. Records written before the lobby kept them have
+    /// none (and a lobby with none writes none, as they did).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rematches: Vec<RematchRecord>,
 }
 
 /// A lobby command as the log keeps it: replaying the log on a [`LobbyRecord`] rebuilds the
@@ -423,6 +441,13 @@ pub enum LobbyOp {
     /// A closed room is forgotten.
     RemoveRoom {
         /// Which.
+        room: RoomId,
+    },
+    /// Offer the rematch of a finished game, or accept the opponent's offer.
+    Rematch {
+        /// Who.
+        player: PlayerId,
+        /// The finished game's room.
         room: RoomId,
     },
 }
@@ -679,6 +704,19 @@ pub fn lobby_record(lobby: &Lobby<ReversiGame>) -> LobbyRecord {
             // ChaCha's positions have 68 bits, but 2^64 words are never drawn.
             word_pos: u64::try_from(g.word_pos).unwrap_or(u64::MAX),
         },
+        rematches: s
+            .rematches
+            .iter()
+            .map(|r| RematchRecord {
+                room: r.offer.room().0,
+                kind: r.kind.clone(),
+                players: r.offer.players().map(|p| p.0),
+                offered_by: match r.offer.state() {
+                    RematchState::Offered { by } => Some(by.0),
+                    _ => None,
+                },
+            })
+            .collect(),
     }
 }
 
@@ -971,6 +1009,22 @@ pub fn lobby_from_record(r: &LobbyRecord) -> Result<Lobby<ReversiGame>, RecordEr
             })
         })
         .collect::<Result<Vec<_>, RecordError>>()?;
+    let mut rematches = Vec::with_capacity(r.rematches.len());
+    for m in &r.rematches {
+        let bad = |e: &dyn std::fmt::Display| {
+            RecordError::Invalid(format!("the rematch of R{}: {e}", m.room))
+        };
+        let mut offer =
+            RematchOffer::new(RoomId(m.room), m.players.map(PlayerId)).map_err(|e| bad(&e))?;
+        if let Some(by) = m.offered_by {
+            // The rule itself puts the offer where it was.
+            offer.offer(PlayerId(by)).map_err(|e| bad(&e))?;
+        }
+        rematches.push(RematchSnapshot {
+            kind: m.kind.clone(),
+            offer,
+        });
+    }
     let seed: Vec<u8> = (0..r.generator.seed.len() / 2)
         .map(|i| u8::from_str_radix(r.generator.seed.get(2 * i..2 * i + 2).unwrap_or("x"), 16))
         .collect::<Result<_, _>>()
@@ -1007,6 +1061,7 @@ pub fn lobby_from_record(r: &LobbyRecord) -> Result<Lobby<ReversiGame>, RecordEr
             word_pos: u128::from(r.generator.word_pos),
         },
         last_seen: Millis(r.last_seen),
+        rematches,
     };
     Lobby::from_snapshot(snapshot).map_err(|e| match e {
         // Name the online room at fault as the server does.
@@ -1228,6 +1283,56 @@ mod tests {
     }
 
     #[test]
+    fn a_lobby_with_rematches_comes_back_and_the_log_replays_them() {
+        let mut lobby: Lobby<ReversiGame> = Lobby::with_settings(
+            LobbySettings::default(),
+            [(REVERSI.to_owned(), ReversiGame::new())],
+            [5; 32],
+        );
+        let t = Millis(1_000);
+        let mut games = Vec::new();
+        for _ in 0..2 {
+            let (a, _) = lobby.add_guest(t);
+            let (b, _) = lobby.add_guest(t);
+            lobby.queue(t, a, REVERSI).unwrap();
+            lobby.queue(t, b, REVERSI).unwrap();
+            let room = lobby.room_of(a).unwrap();
+            lobby.resign(t, a).unwrap();
+            games.push((a, b, room));
+        }
+        let op = LobbyOp::Rematch {
+            player: games[0].0,
+            room: games[0].2,
+        };
+        let op = decode_op(&encode_op(&op)).unwrap();
+        let LobbyOp::Rematch { player, room } = op else {
+            panic!("{op:?}")
+        };
+        lobby.rematch(Millis(2_000), player, room).unwrap();
+        while lobby.poll_event().is_some() {}
+        let text = encode_lobby(&lobby);
+        let record: LobbyRecord = serde_json::from_str(&text).unwrap();
+        assert_eq!(record.rematches.len(), 2);
+        assert_eq!(record.rematches[0].offered_by, Some(games[0].0 .0));
+        assert_eq!(record.rematches[1].offered_by, None);
+        let mut back = decode_lobby(&text).unwrap();
+        assert_eq!(encode_lobby(&back), text);
+        assert_eq!(back.snapshot().rematches, lobby.snapshot().rematches);
+        // The offer is accepted in the restored lobby as in the live one.
+        let (a, b, room) = games[0];
+        assert_eq!(
+            back.rematch(Millis(3_000), b, room),
+            lobby.rematch(Millis(3_000), b, room)
+        );
+        assert!(back.room_of(a).is_some());
+        // A record whose rematch does not hold together is refused, naming it.
+        let mut bad = record.clone();
+        bad.rematches[1].offered_by = Some(99);
+        let e = lobby_from_record(&bad).unwrap_err();
+        assert!(e.to_string().contains("rematch of R2"), "{e}");
+    }
+
+    #[test]
     fn records_that_cannot_be_read_say_why() {
         let room = Room::hosted(
             Millis(0),
@@ -1428,8 +1533,24 @@ mod v3_records {
             };
             assert_eq!(&again, text, "{name}");
         }
-        // The same states, written now, are the same records.
-        assert_eq!(golden_scenarios(), golden);
+        // The same states, written now, are the same records; the lobby's now also holds the
+        // rematch of its finished game (R2, between guests 4 and 5), which the lobby did not keep
+        // when the records were written: without it, the record is the same.
+        let mut now = golden_scenarios();
+        let lobby = &mut now.iter_mut().find(|(name, _)| name == "lobby").unwrap().1;
+        let mut record: LobbyRecord = serde_json::from_str(lobby).unwrap();
+        assert_eq!(
+            record.rematches,
+            [RematchRecord {
+                room: 2,
+                kind: "reversi".into(),
+                players: [4, 5],
+                offered_by: None
+            }]
+        );
+        record.rematches.clear();
+        *lobby = serde_json::to_string(&record).unwrap();
+        assert_eq!(now, golden);
     }
 
     #[test]

@@ -34,6 +34,34 @@ pub(crate) fn room_refusal(e: &RoomError) -> Refusal {
     Refusal::new(code, e.to_string())
 }
 
+/// The refusal of a `rematch` naming something that is not an online game.
+pub(crate) fn not_online_for_rematch(room: &str) -> Refusal {
+    Refusal::new(
+        ErrorCode::NoRematch,
+        format!("{room:?} is not an online game (a rematch is for online games)"),
+    )
+}
+
+/// The refusal of a `rematch` of the online game `room` that the rematch rule
+/// ([`reversi::room::RematchOffer`]) or the lobby refused: `no_rematch` when there is no rematch
+/// of that game for the player to offer or accept now, `rematch_offered` for a second offer.
+pub(crate) fn rematch_refusal(room: &str, e: &RoomError) -> Refusal {
+    let no = |m: String| Refusal::new(ErrorCode::NoRematch, m);
+    match e {
+        RoomError::NoRematch { .. } => no(format!("no finished online game {room} to play again")),
+        RoomError::NotRematchPlayer { .. } => no(format!("you did not play in {room}")),
+        RoomError::RematchSpent { .. } => no(format!("the rematch of {room} was played already")),
+        RoomError::RematchOpponentBusy { .. } => {
+            no("your opponent is not connected, or busy with another game".to_owned())
+        }
+        RoomError::RematchOffered { .. } => Refusal::new(
+            ErrorCode::RematchOffered,
+            "you offered a rematch already: it is up to your opponent",
+        ),
+        e => room_refusal(e),
+    }
+}
+
 pub(crate) fn online_id(r: RoomId) -> String {
     format!("R{}", r.0)
 }

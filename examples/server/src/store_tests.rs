@@ -4,7 +4,9 @@
 use serde_json::{json, Value};
 
 use reversi::clock::{ClockStatus, Millis};
-use reversi::room::{Activity, Lobby, Occupant, PauseCause, PlayerId, Room};
+use reversi::room::{
+    Activity, Lobby, Occupant, PauseCause, PlayerId, RematchOffer, RematchState, Room, RoomId,
+};
 use reversi::room_adapters::ReversiGame;
 
 use crate::contract_tests::fixture;
@@ -324,4 +326,37 @@ fn a_record_of_an_older_format_in_a_current_store_is_refused_by_name() {
     let err = Db::open(&db).err().expect("refused").to_string();
     assert!(err.contains("\"Hold\""), "{err}");
     assert!(err.contains("record format 2"), "{err}");
+}
+
+/// A rematch offer is kept with the lobby: a restart (the lobby's snapshot and log) brings it
+/// back, offered by the one who offered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_offer_is_restored_with_the_lobby() {
+    let db = temp_db("rematch-restored");
+    let server = start(test_cfg(db.clone())).await;
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    a.send(json!({"type": "invite_create"})).await;
+    let inv = a.until("invite", |v| v["type"] == "invite").await;
+    b.send(json!({"type": "invite_join", "code": inv["code"]}))
+        .await;
+    let guest = b.until("guest", |v| v["type"] == "guest").await;
+    let b_id = PlayerId(guest["player"].as_u64().unwrap());
+    let (room, _) = crate::tests::matched(&mut a).await;
+    crate::tests::matched(&mut b).await;
+    a.send(json!({"type": "resign", "game": room})).await;
+    b.state_where(&room, |s| s["status"] == "closed" || s["status"] == "over")
+        .await;
+    b.send(json!({"type": "rematch", "room": room})).await;
+    // Answered once the offer is logged.
+    b.until("rematch_waiting", |v| v["type"] == "rematch_waiting")
+        .await;
+    server.task.abort();
+    let (lobby, _) = restore(&db);
+    let offers: Vec<RematchOffer> = lobby.rematch_offers().copied().collect();
+    assert_eq!(offers.len(), 1, "{offers:?}");
+    let id = RoomId(room.trim_start_matches('R').parse().unwrap());
+    assert_eq!(offers[0].room(), id);
+    assert_eq!(offers[0].state(), RematchState::Offered { by: b_id });
+    assert!(offers[0].opponent_of(b_id).is_some());
 }

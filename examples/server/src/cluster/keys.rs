@@ -41,7 +41,7 @@ impl Keys {
     pub(super) fn played(&self, p: u64) -> String {
         format!("{}:played:{p}", self.0)
     }
-    /// The rematch offer after a finished game.
+    /// The rematch offer after a finished game: the room crate's `RematchOffer` as JSON.
     pub(super) fn rematch(&self, room: &str) -> String {
         format!("{}:rematch:{room}", self.0)
     }

@@ -32,8 +32,10 @@
 //!   refresh; an ended room deletes its keys. A finished game's record (the SQLite `games` row as
 //!   JSON, `{prefix}:game:<room>:<n>`) and each player's list of them (`{prefix}:played:<player>`)
 //!   last 25 h, so that `record` and `games` answer on any node.
-//! - Rematch offers are keys in Redis (`{prefix}:rematch:<room>`, one Lua script); the offerer's
-//!   node makes the new game. Hosted rooms are served by the node's own single-node task, for
+//! - Rematch offers are keys in Redis (`{prefix}:rematch:<room>`): the room crate's
+//!   `RematchOffer` as JSON, to which a node applies the rule and writes the result back only if
+//!   the key did not change meanwhile (a compare-and-set script); the offerer's node makes the
+//!   new game. Hosted rooms are served by the node's own single-node task, for
 //!   the cluster's guests, and only for players connected to that node.
 //! - A node never stops for Redis: its connections (`link.rs`) open again with a backoff, its
 //!   subscription is made again, and its players sync with their rooms' owners afterwards.

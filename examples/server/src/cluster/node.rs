@@ -8,7 +8,8 @@ use axum::extract::ws::Utf8Bytes;
 use rand::RngExt;
 use reversi::clock::Millis;
 use reversi::room::{
-    EventKind, InviteCode, PlayerId, Room, RoomCommand, RoomError, RoomId, RoomSettings,
+    EventKind, InviteCode, PlayerId, RematchOffer, RematchStep, Room, RoomCommand, RoomError,
+    RoomId, RoomSettings,
 };
 use reversi::room_adapters::ReversiGame;
 use serde_json::Value;
@@ -25,8 +26,8 @@ use crate::db::{Db, GameRecord, Reader, Write};
 use crate::finished;
 use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
 use crate::rooms::{
-    game_over, log_end, matched, online_id, parse_online_id, record, room_refusal, state_msg,
-    state_text,
+    game_over, log_end, matched, not_online_for_rematch, online_id, parse_online_id, record,
+    rematch_refusal, room_refusal, state_msg, state_text,
 };
 
 struct Local {
@@ -1081,11 +1082,14 @@ impl Node {
         Ok(())
     }
 
-    /// A rematch offer (or its acceptance) by `p` after the online game `room`, as on a single
-    /// node: the first offer goes to the opponent (`rematch_offered`) wherever it is connected;
-    /// when the opponent offers too, the first one's node makes the new game (an invite game).
-    /// The offer is kept in Redis for an invite's lifetime, a spent one as long as the game's
-    /// record.
+    /// A rematch offer (or its acceptance) by `p` after the online game `room`, by the room
+    /// crate's rule ([`RematchOffer::offer`]) as on a single node: the first offer goes to the
+    /// opponent (`rematch_offered`) wherever it is connected; when the opponent offers too, the
+    /// first one's node makes the new game (an invite game).
+    ///
+    /// The rule's state is kept in Redis as JSON, and replaced only if nobody changed it since
+    /// it was read (`scripts::SWAP`; otherwise it is read and the rule applied again): for an
+    /// invite's lifetime while offered, as long as the game's record once spent.
     async fn rematch(
         &mut self,
         p: PlayerId,
@@ -1093,38 +1097,54 @@ impl Node {
         room: &str,
         rid: Option<&Value>,
     ) -> Res<()> {
-        let no = |m: String| Refusal::new(ErrorCode::NoRematch, m);
-        if parse_online_id(room).is_none() {
-            return Err(no(format!(
-                "{room:?} is not an online game (a rematch is for online games)"
-            )));
-        }
+        let id = parse_online_id(room).ok_or_else(|| not_online_for_rematch(room))?;
+        let none = || rematch_refusal(room, &RoomError::NoRematch { room: id });
         let text: Option<String> = self.get(self.keys.game(room, 1)).await?;
         let rec = text
             .and_then(|t| serde_json::from_str::<GameRecord>(&t).ok())
-            .ok_or_else(|| no(format!("no finished online game {room} to play again")))?;
+            .ok_or_else(none)?;
         let guest = |n: &str| n.strip_prefix("guest:").and_then(|n| n.parse::<u64>().ok());
-        let other = match (guest(&rec.black), guest(&rec.white)) {
-            (Some(b), Some(w)) if b == p.0 => PlayerId(w),
-            (Some(b), Some(w)) if w == p.0 => PlayerId(b),
-            _ => return Err(no(format!("you did not play in {room}"))),
+        let fresh = match (guest(&rec.black), guest(&rec.white)) {
+            (Some(b), Some(w)) => RematchOffer::new(id, [PlayerId(b), PlayerId(w)]).ok(),
+            _ => None,
+        }
+        .ok_or_else(none)?;
+        let key = self.keys.rematch(room);
+        let mut idle = false;
+        let mut tries = 0;
+        let step = loop {
+            let stored = self.get(key.clone()).await?;
+            let mut offer = stored.as_deref().map_or(fresh, |t| stored_offer(t, fresh));
+            let step = offer.offer(p).map_err(|e| rematch_refusal(room, &e))?;
+            if !idle {
+                self.check_idle(p).await?;
+                idle = true;
+            }
+            let ttl = match step {
+                RematchStep::Offered { .. } => self.invite_ttl.max(1),
+                _ => RECORD_TTL_MS,
+            };
+            let mut c = redis::cmd("EVAL");
+            c.arg(scripts::SWAP)
+                .arg(1)
+                .arg(&key)
+                .arg(stored.as_deref().unwrap_or(""))
+                .arg(serde_json::to_string(&offer).expect("an offer serialises"))
+                .arg(ttl);
+            if self.q::<i64>(&c).await? == 1 {
+                break step;
+            }
+            tries += 1;
+            if tries == 8 {
+                return Err(store_err("the rematch offer kept changing: send it again"));
+            }
         };
-        self.check_idle(p).await?;
-        let mut c = redis::cmd("EVAL");
-        c.arg(scripts::REMATCH)
-            .arg(1)
-            .arg(self.keys.rematch(room))
-            .arg(p.0)
-            .arg(self.invite_ttl.max(1))
-            .arg(RECORD_TTL_MS);
-        let step: String = self.q(&c).await?;
-        let other_node = self.get(self.keys.at(other.0)).await?;
-        match step.as_str() {
-            "offered" => {
+        match step {
+            RematchStep::Offered { to: other } => {
                 let v = ServerMsg::RematchOffered {
                     room: room.to_owned(),
                 };
-                if let Some(n) = other_node {
+                if let Some(n) = self.get(self.keys.at(other.0)).await? {
                     self.locs.insert(other, n);
                     if let Some(s) = self.to_player(other, text_of(&v, None), false) {
                         let _ = self.io.send(Job {
@@ -1142,13 +1162,15 @@ impl Node {
                 ));
                 Ok(())
             }
-            "again" => Err(Refusal::new(
-                ErrorCode::RematchOffered,
-                "you offered a rematch already: it is up to your opponent",
-            )),
-            "accepted" => {
-                let node =
-                    other_node.ok_or_else(|| no("your opponent is not connected".to_owned()))?;
+            RematchStep::Accepted { offerer: other } => {
+                let busy = RoomError::RematchOpponentBusy {
+                    room: id,
+                    opponent: other,
+                };
+                let node = self
+                    .get(self.keys.at(other.0))
+                    .await?
+                    .ok_or_else(|| rematch_refusal(room, &busy))?;
                 if node == self.me {
                     return self.rematch_game(other, (p, self.me.clone()), rid).await;
                 }
@@ -1170,7 +1192,8 @@ impl Node {
                 });
                 Ok(())
             }
-            _ => Err(no(format!("the rematch of {room} was played already"))),
+            // A step a newer rule may add: nothing to do here.
+            _ => Ok(()),
         }
     }
 
@@ -2064,4 +2087,51 @@ fn online_room(game: &str) -> Res<RoomId> {
 /// Whether a game id names a hosted room (served by the node's own task).
 fn is_hosted(id: &str) -> bool {
     id.starts_with('H')
+}
+
+/// The rematch offer stored in Redis for the game of `fresh`: the rule's state as JSON or, as
+/// nodes of an earlier version wrote it, the offerer's number or `spent`. Anything else (or an
+/// offer of other players) is read as the fresh offer, and replaced.
+fn stored_offer(text: &str, fresh: RematchOffer) -> RematchOffer {
+    if let Ok(o) = serde_json::from_str::<RematchOffer>(text) {
+        if o.room() == fresh.room() && o.players() == fresh.players() {
+            return o;
+        }
+    }
+    let mut o = fresh;
+    if text == "spent" {
+        for p in o.players() {
+            let _ = o.offer(p);
+        }
+    } else if let Ok(n) = text.parse::<u64>() {
+        let _ = o.offer(PlayerId(n));
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reversi::room::RematchState;
+
+    #[test]
+    fn a_stored_offer_is_read_as_json_or_as_earlier_nodes_wrote_it() {
+        let (a, b) = (PlayerId(4), PlayerId(9));
+        let fresh = RematchOffer::new(RoomId(3), [a, b]).unwrap();
+        let mut offered = fresh;
+        offered.offer(b).unwrap();
+        let json = serde_json::to_string(&offered).unwrap();
+        assert_eq!(stored_offer(&json, fresh), offered);
+        assert_eq!(
+            stored_offer("9", fresh).state(),
+            RematchState::Offered { by: b }
+        );
+        assert_eq!(stored_offer("spent", fresh).state(), RematchState::Spent);
+        // Garbage, a stranger's number, or another game's offer: a fresh offer, replaced.
+        assert_eq!(stored_offer("{", fresh), fresh);
+        assert_eq!(stored_offer("77", fresh), fresh);
+        let other = RematchOffer::new(RoomId(5), [a, b]).unwrap();
+        let json = serde_json::to_string(&other).unwrap();
+        assert_eq!(stored_offer(&json, fresh), fresh);
+    }
 }

@@ -92,18 +92,13 @@ end
 return 0
 ";
 
-/// A rematch offer after a finished game. KEYS[1] the game's offer; ARGV[1] this player,
-/// ARGV[2] the offer's lifetime in ms, ARGV[3] how long a spent offer is remembered (ms). Returns `offered` (the first offer, kept), `again` (this
-/// player offered already), `accepted` (the other player had offered: the offer is spent) or
-/// `spent` (the rematch was played, or tried, already).
-pub const REMATCH: &str = r"
+/// Replaces a value if it is still the one read (a compare-and-set: the rule that computed the
+/// new value runs in the node, in Rust). KEYS[1] the key; ARGV[1] the value read (empty: there
+/// was none), ARGV[2] the new value, ARGV[3] its lifetime in ms. Returns 1 when replaced, 0 when
+/// the key changed meanwhile.
+pub const SWAP: &str = r"
 local cur = redis.call('GET', KEYS[1])
-if cur == 'spent' then return 'spent' end
-if not cur then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 'offered'
-end
-if cur == ARGV[1] then return 'again' end
-redis.call('SET', KEYS[1], 'spent', 'PX', ARGV[3])
-return 'accepted'
+if (cur or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
 ";
