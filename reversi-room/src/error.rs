@@ -279,8 +279,9 @@ pub enum RoomError {
         room: RoomId,
     },
     /// [`Lobby::rematch`](crate::Lobby::rematch) of a room that has no rematch to offer: its
-    /// game is not over, it was not a game of two guests, one of them left, or its rematch was
-    /// played.
+    /// game is not over, it was not a game of two guests, one of them left, its rematch was
+    /// played, or a later finished game of one of them replaced it (a guest has at most one
+    /// offer: of the last game).
     #[error("no rematch of {room} to offer")]
     NoRematch {
         /// The room named.

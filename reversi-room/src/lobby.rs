@@ -1694,6 +1694,11 @@ impl<G: TurnGame> Lobby<G> {
         if let [a, b] = people[..] {
             if let Ok(offer) = RematchOffer::new(room, [a, b]) {
                 let kind = kind.clone();
+                // A player's last game is the one to play again: older offers that involve
+                // either player go, so there is at most one offer per guest.
+                self.rematches.retain(|_, r| {
+                    r.offer.opponent_of(a).is_none() && r.offer.opponent_of(b).is_none()
+                });
                 self.rematches.insert(room, Rematch { kind, offer });
             }
         }

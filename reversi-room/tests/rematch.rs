@@ -398,3 +398,34 @@ fn snapshots_with_rematches_that_do_not_hold_together_are_refused() {
         SnapshotError::BadKind { .. }
     ));
 }
+
+#[test]
+fn a_players_next_finished_game_replaces_the_older_offer() {
+    let mut lobby = lobby();
+    let (a, b, first) = finished(&mut lobby);
+    // `a` plays another game against a third guest, which ends too.
+    let (c, _) = lobby.add_guest(t(2));
+    lobby.queue(t(2), a, "nim").unwrap();
+    let QueueOutcome::Matched { room: second } = lobby.queue(t(2), c, "nim").unwrap() else {
+        panic!("no match")
+    };
+    lobby.resign(t(3), c).unwrap();
+    drain(&mut lobby);
+    assert!(
+        lobby.rematch_offer(first).is_none(),
+        "the older offer stayed"
+    );
+    assert!(lobby.rematch_offer(second).is_some());
+    assert_eq!(lobby.rematch_offers().count(), 1);
+    refused(
+        &mut lobby,
+        t(4),
+        b,
+        first,
+        RoomError::NoRematch { room: first },
+    );
+    assert!(matches!(
+        lobby.rematch(t(4), c, second),
+        Ok(RematchOutcome::Offered { to }) if to == a
+    ));
+}
