@@ -1,8 +1,14 @@
 //! The requests of `scripts/wasm-speed.mjs` on the native build, to compare the page's module
 //! under node with native code in the same minute. From the repository's root:
 //! `cargo run --release -p reversi-web --example speed -- [NODES]` (default 1000000 search
-//! nodes per `eval` request, on the positions of `scripts/speed-positions.txt`).
+//! nodes per `eval` request, on the positions of `scripts/speed-positions.txt`). Then the same
+//! searches (Expert under the same node budget) on each move generation kernel of the CPU, the
+//! page's portable and SIMD code having their native counterparts here.
 
+use reversi_ai::{Engine, Expert, Limits};
+use reversi_core::movegen::Kernel;
+use reversi_core::Position;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 fn main() -> Result<(), String> {
@@ -37,18 +43,40 @@ fn main() -> Result<(), String> {
             (count as f64 / s).round()
         );
     }
-    let mut total = 0.0;
-    let mut n = 0u64;
-    for board in boards
+    let boards: Vec<&str> = boards
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+        .collect();
+    let mut total = 0.0;
+    for board in &boards {
         total += timed(serde_json::json!({"type": "eval", "board": board, "nodes": nodes}))?.1;
-        n += 1;
     }
+    let n = boards.len() as u64;
     println!(
         "eval: {n} positions x {nodes} nodes time_s={total:.3} nodes_per_s={}",
         ((n * nodes) as f64 / total).round()
     );
+    let positions = boards
+        .iter()
+        .map(|b| b.parse::<Position>().map_err(|e| format!("{b:?}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    for kernel in Kernel::available() {
+        let mut e = Expert::new()
+            .with_limits(Limits::nodes(nodes))
+            .with_kernel(kernel)
+            .map_err(|e| e.to_string())?;
+        let (mut searched, t) = (0u64, Instant::now());
+        for p in &positions {
+            let r = e
+                .choose(p, &Limits::NONE, &AtomicBool::new(false))
+                .map_err(|e| e.to_string())?;
+            searched += r.nodes;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "expert on {kernel}: {n} positions, {searched} nodes time_s={secs:.3} nodes_per_s={}",
+            (searched as f64 / secs).round()
+        );
+    }
     Ok(())
 }
