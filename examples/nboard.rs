@@ -5,7 +5,7 @@
 //! cargo build --release --example nboard
 //! target/release/examples/nboard      # then type: nboard 2 / set depth 8 / go / ping 1
 //! target/release/examples/nboard --depth 4   # as if the GUI had sent `set depth 4`
-//! target/release/examples/nboard --threads 2 # two search threads (default one; see below)
+//! target/release/examples/nboard --threads 1 # one search thread (default: the machine's cores)
 //! ```
 //!
 //! Unknown or malformed lines are reported on stderr and otherwise ignored, as the protocol
@@ -16,8 +16,9 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // One thread unless asked: two threads do not yet reach a depth sooner (docs/engine.md).
-    let mut driver = Driver::new();
+    // The machine's cores unless asked (docs/engine.md, "Threads").
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(256) as u32);
+    let mut driver = Driver::new().with_threads(cores);
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let n = args.next().unwrap_or_default();

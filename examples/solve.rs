@@ -1,5 +1,5 @@
 //! Exact endgame solver over an OBF file:
-//! `cargo run --release --example solve -- FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B]
+//! `cargo run --release --example solve -- FILE.obf [--threads N] [--jobs N] [--wld] [--disc] [--first N] [--range A-B]
 //! [--hash-bits B] [--no-weights]`.
 //!
 //! For each position it prints `#N empties=E score=+S move=M nodes=N time_s=T`, then
@@ -9,8 +9,9 @@
 //! - `--first N`: the number of the first position of the file (default 1; a file whose name
 //!   contains `ffo-40` starts at 40, so `ffo-40-59.obf` numbers its lines #40 to #59).
 //! - `--range A-B`: solve only positions #A to #B (by that numbering).
-//! - `--threads N`: solve N positions at a time, each on one thread (each search is single
-//!   threaded; the total time is then the wall time of the whole run).
+//! - `--threads N`: each solve on N threads (`Limits::with_threads`; default 1).
+//! - `--jobs N`: solve N positions at a time (each on `--threads` threads; with more than one
+//!   job the total time is the wall time of the whole run).
 //! - `--wld`: win/loss/draw only (score -1, 0 or +1).
 //! - `--hash-bits B`: an endgame table of 2^B entries per thread (default 22, that is 128 MiB;
 //!   clamped to 4..=30).
@@ -21,15 +22,15 @@
 //! sign in WLD mode); a wrong one makes the program exit with status 1. A line that does not
 //! parse is reported with its line number (status 2).
 
-use reversi_ai::{Scoring, SolveOptions, Solver};
+use reversi_ai::{Limits, Scoring, SolveOptions, Solver};
 use reversi_core::notation::parse_obf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: solve FILE.obf [--threads N] [--wld] [--disc] [--first N] [--range A-B] [--hash-bits B] [--no-weights]");
+    eprintln!("usage: solve FILE.obf [--threads N] [--jobs N] [--wld] [--disc] [--first N] [--range A-B] [--hash-bits B] [--no-weights]");
     ExitCode::from(2)
 }
 
@@ -41,7 +42,8 @@ fn bad_value(option: &str, expected: &str) -> ExitCode {
 
 fn main() -> ExitCode {
     let mut file = None;
-    let mut threads = 1usize;
+    let mut threads = 1u32;
+    let mut jobs_at_once = 1usize;
     let mut wld = false;
     let mut scoring = Scoring::Wof;
     let mut first: Option<usize> = None;
@@ -54,6 +56,10 @@ fn main() -> ExitCode {
             "--threads" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) if n >= 1 => threads = n,
                 _ => return bad_value("--threads", "a number of threads, at least 1"),
+            },
+            "--jobs" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) if n >= 1 => jobs_at_once = n,
+                _ => return bad_value("--jobs", "a number of positions at a time, at least 1"),
             },
             "--wld" => wld = true,
             "--no-weights" => no_weights = true,
@@ -114,7 +120,7 @@ fn main() -> ExitCode {
     let results = Mutex::new(Vec::new());
     let start = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(jobs.len()).max(1) {
+        for _ in 0..jobs_at_once.min(jobs.len()).max(1) {
             scope.spawn(|| {
                 let mut solver = Solver::with_table_bits(hash_bits);
                 if no_weights {
@@ -124,7 +130,12 @@ fn main() -> ExitCode {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((n, line)) = jobs.get(i) else { break };
                     let t = Instant::now();
-                    let r = solver.solve(&line.position, &options);
+                    let r = solver.solve_with(
+                        &line.position,
+                        &options,
+                        &Limits::NONE.with_threads(threads),
+                        &AtomicBool::new(false),
+                    );
                     let dt = t.elapsed().as_secs_f64();
                     let out = match &r {
                         Ok(s) => format!(
@@ -168,7 +179,7 @@ fn main() -> ExitCode {
             Err(_) => wrong += 1,
         }
     }
-    let time = if threads == 1 { cpu } else { wall };
+    let time = if jobs_at_once == 1 { cpu } else { wall };
     println!(
         "total nodes={total_nodes} time_s={time:.3} nodes_per_s={:.0}",
         total_nodes as f64 / time.max(1e-9)

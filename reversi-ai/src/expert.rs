@@ -267,6 +267,10 @@ impl Engine for Expert {
         // Fresh tables every move: the same position and limits give the same move.
         self.tt.clear();
         self.end_tt.clear();
+        // Threads the exact phase may split onto besides this one (the midgame's helpers are
+        // done by then).
+        let end_helpers =
+            std::sync::atomic::AtomicIsize::new(lim.threads.unwrap_or(1).max(1) as isize - 1);
         let mut s = Search::new(&self.tt, &self.end_tt, stop, lim.nodes, deadline);
         s.kernel = self.kernel;
         s.weights = Some(w);
@@ -361,6 +365,9 @@ impl Engine for Expert {
                 .sum::<Result<u64, AiError>>()
         })?;
         if solve_try && !s.aborted {
+            if threads > 1 {
+                s.helpers = Some(&end_helpers);
+            }
             let (score, mv) = s.end_root(p, o, -64, 64);
             if !s.aborted && mv != NO_MOVE {
                 result.best_move = sq(mv);

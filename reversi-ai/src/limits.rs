@@ -36,7 +36,10 @@ pub struct Limits {
     pub time_source: Option<TimeSource>,
     /// Threads of the search; `None` is one. Expert searches its midgame on all of them
     /// (they share one table; the first thread's result is the answer), so its moves under
-    /// more than one thread are not reproducible; the other levels use one.
+    /// more than one thread are not reproducible; its exact phase and the [`crate::Solver`]
+    /// split the exact search among them (young brothers wait: the other moves of a node are
+    /// shared once its first is searched; the scores are the same as on one thread, the node
+    /// counts are not). The other levels use one. WebAssembly builds search on one thread.
     pub threads: Option<u32>,
 }
 

@@ -361,6 +361,9 @@ impl Solver {
         self.mid_tt.new_search();
         let deadline = limits.deadline();
         let mut s = Search::new(&self.mid_tt, &self.end_tt, stop, limits.nodes, deadline);
+        let threads = limits.threads.unwrap_or(1).max(1);
+        let helpers = std::sync::atomic::AtomicIsize::new(threads as isize - 1);
+        s.helpers = (threads > 1).then_some(&helpers);
         s.wof = wof;
         s.weights = self.weights.as_ref().map(OrderingWeights::get);
         let (p, o) = (pos.player().0, pos.opponent().0);
@@ -538,5 +541,56 @@ mod tests {
                 assert_eq!(wld.score, want.signum());
             }
         }
+    }
+
+    /// The exact search split among threads gives the one-thread score (and a move that
+    /// proves it) at 15 and 16 empties, where the splits happen; a node limit still
+    /// interrupts it.
+    #[test]
+    fn solves_on_several_threads_give_the_exact_score() {
+        let stop = AtomicBool::new(false);
+        for (i, pos) in [(15, 2), (16, 3)]
+            .iter()
+            .flat_map(|&(e, n)| random_positions(n, e, 0xC0FF_EE00 + u64::from(e)))
+            .enumerate()
+        {
+            let one = Solver::with_table_bits(18)
+                .solve(&pos, &SolveOptions::default())
+                .unwrap();
+            for threads in [2, 3] {
+                for options in [SolveOptions::default(), SolveOptions::wld(Scoring::Wof)] {
+                    let r = Solver::with_table_bits(18)
+                        .solve_with(&pos, &options, &Limits::NONE.with_threads(threads), &stop)
+                        .unwrap();
+                    let want = if options.wld {
+                        one.score.signum()
+                    } else {
+                        one.score
+                    };
+                    assert_eq!(r.score, want, "position {i}, {threads} threads: {pos:?}");
+                }
+                let r = Solver::with_table_bits(18)
+                    .solve_with(
+                        &pos,
+                        &SolveOptions::default(),
+                        &Limits::NONE.with_threads(threads),
+                        &stop,
+                    )
+                    .unwrap();
+                let child = pos.play(r.best_move).unwrap();
+                let check = Solver::with_table_bits(18)
+                    .solve(&child, &SolveOptions::default())
+                    .unwrap();
+                assert_eq!(-check.score, one.score, "move of {i}, {threads} threads");
+            }
+        }
+        let pos = &random_positions(1, 20, 7)[0];
+        let r = Solver::with_table_bits(16).solve_with(
+            pos,
+            &SolveOptions::default(),
+            &Limits::nodes(20_000).with_threads(2),
+            &stop,
+        );
+        assert!(matches!(r, Err(AiError::Interrupted { .. })), "{r:?}");
     }
 }

@@ -37,8 +37,9 @@ usage: play [options]
                                       within SECONDS, the game within TIME). Neither: no
                                       time limit. Zero is refused: leave the flag out.
   --seed S                            seed of the computer's choices
-  --threads N                         threads of the Expert level's search (default: 1;
-                                      always one when the game is reproducible)
+  --threads N                         threads of the Expert level's search (default: the
+                                      machine's cores; always one when the game is
+                                      reproducible)
   --no-hints                          start with the legal-move marks off
   --reduced-motion                    turn discs without animation
   --mute                              start without the sound
@@ -94,7 +95,7 @@ pub struct Options {
     pub plain: bool,
     /// `--quiet`: in line mode, no board after every move.
     pub quiet: bool,
-    /// `--threads`: the computer's search threads (default: one).
+    /// `--threads`: the computer's search threads (default: the machine's cores).
     pub threads: Option<u32>,
     /// Where the game is saved.
     pub save_path: PathBuf,
@@ -241,8 +242,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // One thread unless asked: two threads do not yet reach a depth sooner (docs/engine.md).
-    engine::set_threads(opts.threads.unwrap_or(1));
+    // The machine's cores unless asked (docs/engine.md, "Threads").
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(256) as u32);
+    engine::set_threads(opts.threads.unwrap_or(cores));
     let now = session::now();
     let resumed = if opts.new {
         None

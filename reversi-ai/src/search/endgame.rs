@@ -656,18 +656,66 @@ pub(super) fn end_body<G: SearchGen>(
                 return s;
             }
         }
-        pvs_loop!(
-            sr,
-            list,
-            p,
-            o,
-            alpha,
-            beta,
-            best,
-            best_mv,
-            |i| (i == 0 && first) || !pv_node,
-            |np, no, a, b| -end_child(g, sr, np, no, a, b, empties - 1)
-        );
+        if empties >= super::split::SPLIT_MIN && sr.helpers.is_some() {
+            // Young brothers wait: the first move alone, the others maybe on two threads, with
+            // a null window; at a PV node a move that beats alpha there is searched again with
+            // the full window, then the others are tried against the new alpha.
+            let mut from = 0;
+            if first {
+                let (np, no) = child(p, o, &list.m[0]);
+                let s = -end_child(g, sr, np, no, -beta, -alpha, empties - 1);
+                if sr.aborted {
+                    return 0;
+                }
+                (best, best_mv) = (s, list.m[0].sq);
+                alpha = alpha.max(s);
+                from = 1;
+            }
+            for i in from..list.n {
+                list.pick(i);
+            }
+            let mut rest: Vec<Mv> = list.m[from..list.n].to_vec();
+            while alpha < beta && !rest.is_empty() {
+                let (s, mv) = super::split::rest(g, sr, p, o, &rest, alpha, alpha + 1, empties);
+                if sr.aborted {
+                    return 0;
+                }
+                if s > best {
+                    (best, best_mv) = (s, mv);
+                }
+                if s <= alpha || !pv_node {
+                    break;
+                }
+                // Above alpha against the null window: its exact place in the window.
+                let i = rest.iter().position(|m| m.sq == mv).unwrap_or(0);
+                let m = rest.remove(i);
+                alpha = s;
+                if s < beta {
+                    let (np, no) = child(p, o, &m);
+                    let v = -end_child(g, sr, np, no, -beta, -alpha, empties - 1);
+                    if sr.aborted {
+                        return 0;
+                    }
+                    if v > best {
+                        (best, best_mv) = (v, m.sq);
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+        } else {
+            pvs_loop!(
+                sr,
+                list,
+                p,
+                o,
+                alpha,
+                beta,
+                best,
+                best_mv,
+                |i| (i == 0 && first) || !pv_node,
+                |np, no, a, b| -end_child(g, sr, np, no, a, b, empties - 1)
+            );
+        }
     }
     if use_tt {
         sr.end_tt

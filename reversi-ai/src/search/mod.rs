@@ -37,6 +37,11 @@ pub(crate) struct Search<'a> {
     pub probcut: Option<&'a ProbCut>,
     /// How many standard deviations of the prediction a cut needs (the search's selectivity).
     pub probcut_t: f32,
+    /// Helper threads free for the exact search's splits (`threads - 1` at the start); `None`
+    /// searches on this thread alone.
+    pub helpers: Option<&'a std::sync::atomic::AtomicIsize>,
+    /// The split this search is a thread of: its cutoff stops this search.
+    cut: Option<&'a split::SplitFlag<'a>>,
 }
 
 /// A move generation kernel that this CPU has (the value proves it), as the search runs it.
@@ -141,6 +146,8 @@ impl<'a> Search<'a> {
             weights: None,
             probcut: None,
             probcut_t: probcut::DEFAULT_T,
+            helpers: None,
+            cut: None,
         }
     }
 
@@ -160,6 +167,7 @@ impl<'a> Search<'a> {
         if self.nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|d| d.passed())
+            || self.cut.is_some_and(split::SplitFlag::is_cut)
         {
             self.aborted = true;
         }
@@ -312,6 +320,7 @@ mod endgame;
 mod midgame;
 mod movelist;
 mod root;
+mod split;
 
 pub(crate) use endgame::end_slot;
 use endgame::*;

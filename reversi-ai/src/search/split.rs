@@ -1,0 +1,161 @@
+//! The exact search on several threads: young brothers wait. At a null-window node of the
+//! endgame with enough empties, once its first move is searched without a cutoff, the other
+//! moves are shared with a helper thread, when one is free: both take the next move from a
+//! common counter until none is left or one of them cuts off, which stops the other. The
+//! threads share the tables; each counts its own nodes.
+//!
+//! A split may start a thread while fewer than `threads` are running ([`Search::helpers`] counts
+//! the free ones). A helper gives its place back as soon as it finds no move left, so that the
+//! thread still searching its last move can split again further down; a thread waiting for its
+//! helper's last move gives its place too, so that the helper's subtree can split meanwhile.
+
+use super::*;
+use std::sync::atomic::AtomicUsize;
+use std::sync::Mutex;
+
+/// The fewest empties at which a node is split: below, a subtree is too small for a thread.
+pub(super) const SPLIT_MIN: u32 = 12;
+
+/// One split node's cutoff flag, and the flag of the split that the node is in (a cutoff there
+/// stops this one too).
+pub(crate) struct SplitFlag<'a> {
+    cut: AtomicBool,
+    parent: Option<&'a SplitFlag<'a>>,
+}
+
+impl SplitFlag<'_> {
+    /// Whether this split or one it is in has cut off.
+    pub(super) fn is_cut(&self) -> bool {
+        let mut f = Some(self);
+        while let Some(s) = f {
+            if s.cut.load(Ordering::Relaxed) {
+                return true;
+            }
+            f = s.parent;
+        }
+        false
+    }
+}
+
+impl<'a> Search<'a> {
+    /// A search for one thread of a split at this node: same tables, limits and settings, its
+    /// own counters, stopped by `cut` as well.
+    fn fork<'b>(&self, cut: &'b SplitFlag<'b>) -> Search<'b>
+    where
+        'a: 'b,
+    {
+        let mut s = Search::new(
+            self.mid_tt,
+            self.end_tt,
+            self.stop,
+            Some(self.node_limit.saturating_sub(self.nodes)),
+            self.deadline,
+        );
+        s.wof = self.wof;
+        s.kernel = self.kernel;
+        s.weights = self.weights;
+        s.probcut = self.probcut;
+        s.probcut_t = self.probcut_t;
+        s.helpers = self.helpers;
+        s.cut = Some(cut);
+        s
+    }
+}
+
+/// The moves `moves` (best first) of a null-window node (`beta == alpha + 1`) that searched its
+/// first move without a cutoff: on two threads when a helper is free, else one after the other.
+/// Returns the best score and move (`-INF` when the search was stopped first).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rest<G: SearchGen + Send + Sync>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    moves: &[Mv],
+    alpha: i32,
+    beta: i32,
+    empties: u32,
+) -> (i32, u8) {
+    // (No threads in WebAssembly: the page runs one worker.)
+    let free = sr.helpers.filter(|h| {
+        !cfg!(target_arch = "wasm32")
+            && moves.len() >= 2
+            && h.fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| {
+                (n > 0).then(|| n - 1)
+            })
+            .is_ok()
+    });
+    let Some(helpers) = free else {
+        let (mut best, mut best_mv) = (-INF, NO_MOVE);
+        for m in moves {
+            let (np, no) = child(p, o, m);
+            let s = -end_child(g, sr, np, no, -beta, -alpha, empties - 1);
+            if sr.aborted {
+                return (-INF, NO_MOVE);
+            }
+            if s > best {
+                (best, best_mv) = (s, m.sq);
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        return (best, best_mv);
+    };
+    let flag = SplitFlag {
+        cut: AtomicBool::new(false),
+        parent: sr.cut,
+    };
+    let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let found = Mutex::new((-INF, NO_MOVE));
+    let work = |s: &mut Search<'_>| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= moves.len() || flag.is_cut() {
+            break;
+        }
+        let m = &moves[i];
+        let (np, no) = child(p, o, m);
+        let v = -end_child(g, s, np, no, -beta, -alpha, empties - 1);
+        if s.aborted {
+            break;
+        }
+        let mut f = found
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if v > f.0 {
+            *f = (v, m.sq);
+        }
+        done.fetch_add(1, Ordering::Relaxed);
+        if v >= beta {
+            flag.cut.store(true, Ordering::Relaxed);
+            break;
+        }
+    };
+    let (mut mine, mut theirs) = (sr.fork(&flag), sr.fork(&flag));
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(|| {
+            work(&mut theirs);
+            helpers.fetch_add(1, Ordering::Release);
+        });
+        work(&mut mine);
+        // Waiting for the helper's last move, this thread is idle: the helper's subtree may
+        // split onto another thread meanwhile. (The count may go below zero for a moment.)
+        helpers.fetch_add(1, Ordering::Release);
+        let joined = helper.join();
+        helpers.fetch_sub(1, Ordering::Acquire);
+        if let Err(e) = joined {
+            std::panic::resume_unwind(e);
+        }
+    });
+    sr.nodes += mine.nodes + theirs.nodes;
+    if !flag.cut.load(Ordering::Relaxed) && done.into_inner() < moves.len() {
+        // Stopped from outside this split (the limits, the stop flag, or an enclosing split's
+        // cutoff) before every move was searched: so is this node, whose partial best must
+        // not reach the table.
+        sr.aborted = true;
+        return (-INF, NO_MOVE);
+    }
+    found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
