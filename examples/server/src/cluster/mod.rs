@@ -42,11 +42,17 @@
 //!
 //! [`Room`]: reversi::room::Room
 
+mod forward;
 mod io;
 mod keys;
+mod leases;
 mod link;
 mod node;
+mod owned;
+mod players;
 mod reads;
+mod recovery;
+mod rematch;
 mod scripts;
 mod wire;
 
