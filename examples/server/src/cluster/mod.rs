@@ -40,13 +40,30 @@
 //! - A node never stops for Redis: its connections (`link.rs`) open again with a backoff, its
 //!   subscription is made again, and its players sync with their rooms' owners afterwards.
 //!
+//!
+//! The files: `node.rs` (the node's actor: its state, start, event loop and dispatch of inputs),
+//! and the rest of its `impl Node` by concern: `players.rs` (guests, tokens, reconnection, the
+//! queue, invites, hosted rooms, client commands), `rematch.rs`, `owned.rs` (the rooms the node
+//! owns: made, saved, told, recorded), `forward.rs` (commands to a room's owner, messages between
+//! nodes), `leases.rs` (renewal, sweep, takeover) and `recovery.rs` (Redis lost its data, the
+//! subscription dropped, a change not saved). Beside them: `keys.rs` (key names), `io.rs` (the I/O
+//! task, the subscription, the watch on the links), `link.rs` (a Redis connection that reopens),
+//! `reads.rs` (finished games), `wire.rs` (messages between nodes) and `scripts.rs` (the Lua
+//! scripts).
+//!
 //! [`Room`]: reversi::room::Room
 
+mod forward;
 mod io;
 mod keys;
+mod leases;
 mod link;
 mod node;
+mod owned;
+mod players;
 mod reads;
+mod recovery;
+mod rematch;
 mod scripts;
 mod wire;
 

@@ -1,0 +1,524 @@
+//! This node's players and their commands: guests and tokens, reconnection, the random queue,
+//! invites, hosted rooms, and what happens when a connection closes.
+
+use std::collections::HashMap;
+
+use rand::RngExt;
+use reversi::room::{InviteCode, PlayerId, RoomError, RoomId};
+use serde_json::Value;
+
+use super::io::*;
+use super::keys::*;
+use super::node::{fresh_number, is_hosted, Local, Node};
+use super::scripts;
+use super::wire::*;
+use crate::common::{no_such_game, wall_now, Out};
+use crate::db::Write;
+use crate::finished;
+use crate::protocol::{text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, StateKind};
+use crate::rooms::{parse_online_id, room_refusal, state_msg};
+
+impl Node {
+    pub(super) fn player_of(&self, conn: u64) -> Option<PlayerId> {
+        self.conns.get(&conn).and_then(|c| c.1)
+    }
+
+    pub(super) fn bind(&mut self, conn: u64, out: &Out, p: PlayerId, token: String) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.1 = Some(p);
+        }
+        self.players.insert(
+            p,
+            Local {
+                conn,
+                out: out.clone(),
+                act: Act::Idle,
+                token,
+            },
+        );
+    }
+
+    /// The connection's guest, created on first use.
+    pub(super) async fn guest(
+        &mut self,
+        conn: u64,
+        out: &Out,
+        rid: Option<&Value>,
+    ) -> Res<PlayerId> {
+        if let Some(p) = self.player_of(conn) {
+            return Ok(p);
+        }
+        let n = fresh_number();
+        let mut bits = [0u8; 16];
+        rand::rng().fill(&mut bits);
+        let token: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+        let mut pipe = redis::pipe();
+        pipe.cmd("SET")
+            .arg(self.keys.token(&token))
+            .arg(n)
+            .arg("PX")
+            .arg(TOKEN_TTL_MS)
+            .ignore()
+            .cmd("SET")
+            .arg(self.keys.at(n))
+            .arg(&self.me)
+            .arg("PX")
+            .arg(LIVE_TTL_MS)
+            .ignore();
+        self.qp::<()>(&pipe).await?;
+        // The node's own database knows the token too (`games` and `record` on this node).
+        // The writer commits whether or not its answer is awaited.
+        drop(self.db.submit(vec![Write::Guest {
+            token: token.clone(),
+            player: n,
+            at: wall_now().0,
+        }]));
+        let p = PlayerId(n);
+        self.bind(conn, out, p, token.clone());
+        let guest = ServerMsg::Guest {
+            player: n,
+            token,
+            rid: None,
+        };
+        let _ = out.try_send(text_of(&guest, rid));
+        Ok(p)
+    }
+
+    /// The player of a token this node handed out (its own database), put back in Redis.
+    pub(super) async fn own_token(&mut self, token: &str) -> Res<Option<u64>> {
+        let reader = self.reader.clone();
+        let t = token.to_owned();
+        let player = tokio::task::spawn_blocking(move || reader.player_of(&t))
+            .await
+            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("the read failed: {e}")))?
+            .map_err(finished::db_err)?;
+        if let Some(n) = player {
+            self.q::<()>(
+                redis::cmd("SET")
+                    .arg(self.keys.token(token))
+                    .arg(n)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(TOKEN_TTL_MS),
+            )
+            .await?;
+        }
+        Ok(player)
+    }
+
+    /// Refuses a lobby command of a player who is busy (waiting, inviting or playing).
+    pub(super) async fn check_idle(&mut self, p: PlayerId) -> Res<()> {
+        match self.players.get(&p).map(|l| &l.act) {
+            Some(Act::Waiting { .. }) => {
+                return Err(room_refusal(&RoomError::AlreadyWaiting { player: p }))
+            }
+            Some(Act::Inviting { code, .. }) => {
+                let code: InviteCode = code.parse().map_err(|e| room_refusal(&e))?;
+                return Err(room_refusal(&RoomError::InviteOpen { player: p, code }));
+            }
+            _ => {}
+        }
+        if let Some(room) = self.get(self.keys.proom(p.0)).await? {
+            let room = parse_online_id(&room).unwrap_or(RoomId(0));
+            return Err(room_refusal(&RoomError::MustResignFirst {
+                player: p,
+                room,
+            }));
+        }
+        Ok(())
+    }
+
+    pub(super) fn set_act(&mut self, p: PlayerId, act: Act) {
+        if let Some(l) = self.players.get_mut(&p) {
+            l.act = act;
+        }
+    }
+
+    /// Refreshes the expiry of the keys of this node's players (their tokens and where they are).
+    pub(super) async fn refresh(&mut self) {
+        if self.players.is_empty() {
+            return;
+        }
+        let mut pipe = redis::pipe();
+        for (p, l) in &self.players {
+            pipe.cmd("PEXPIRE")
+                .arg(self.keys.token(&l.token))
+                .arg(TOKEN_TTL_MS)
+                .ignore()
+                .cmd("PEXPIRE")
+                .arg(self.keys.at(p.0))
+                .arg(LIVE_TTL_MS)
+                .ignore();
+        }
+        if let Err(e) = self.qp::<()>(&pipe).await {
+            tracing::warn!(error = %e.message, "players' keys not refreshed");
+        }
+    }
+
+    pub(super) async fn client(&mut self, conn: u64, out: &Out, msg: ClientMsg) -> Res<()> {
+        let now = wall_now();
+        let kind = msg.kind();
+        let rid = msg.rid().cloned();
+        let rid = rid.as_ref();
+        match msg {
+            ClientMsg::Queue { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                self.check_idle(p).await?;
+                let until = now.0.saturating_add(self.queue_wait);
+                let entry = format!("{}|{}|{until}", p.0, self.me);
+                let mut c = redis::cmd("EVAL");
+                c.arg(scripts::QUEUE)
+                    .arg(1)
+                    .arg(self.keys.k("queue"))
+                    .arg(&entry)
+                    .arg(now.0)
+                    .arg(p.0);
+                let other: Option<String> = self.q(&c).await?;
+                match other.as_deref().and_then(parse_entry) {
+                    Some((o, node)) => {
+                        self.create_room(
+                            now,
+                            "random",
+                            (PlayerId(o), node),
+                            p,
+                            rid.map(|r| (p, r)),
+                        )
+                        .await?;
+                    }
+                    None => {
+                        self.set_act(p, Act::Waiting { entry, until });
+                        self.local_timers.insert((until, p.0));
+                        let _ = out.try_send(text_of(&ServerMsg::Queued { until, rid: None }, rid));
+                    }
+                }
+            }
+            ClientMsg::CancelQueue { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                let Some(Act::Waiting { entry, .. }) = self.players.get(&p).map(|l| l.act.clone())
+                else {
+                    return Err(room_refusal(&RoomError::NotWaiting { player: p }));
+                };
+                let removed: i64 = self
+                    .q(redis::cmd("LREM")
+                        .arg(self.keys.k("queue"))
+                        .arg(1)
+                        .arg(&entry))
+                    .await?;
+                if removed == 0 {
+                    // Matched meanwhile: the `matched` is on its way.
+                    return Err(room_refusal(&RoomError::NotWaiting { player: p }));
+                }
+                self.set_act(p, Act::Idle);
+                let _ = out.try_send(text_of(&ServerMsg::QueueCancelled { rid: None }, rid));
+            }
+            ClientMsg::InviteCreate { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                self.check_idle(p).await?;
+                let until = now.0.saturating_add(self.invite_ttl);
+                let value = format!("{}|{}|{until}", p.0, self.me);
+                let code = loop {
+                    let code: String = (0..InviteCode::LEN)
+                        .map(|_| {
+                            let i = rand::rng().random_range(0..InviteCode::ALPHABET.len());
+                            char::from(InviteCode::ALPHABET[i])
+                        })
+                        .collect();
+                    let set: Option<String> = self
+                        .q(redis::cmd("SET")
+                            .arg(self.keys.invite(&code))
+                            .arg(&value)
+                            .arg("NX")
+                            .arg("PX")
+                            .arg(self.invite_ttl.max(1)))
+                        .await?;
+                    if set.is_some() {
+                        break code;
+                    }
+                };
+                let parsed: InviteCode = code.parse().map_err(|e| room_refusal(&e))?;
+                self.set_act(
+                    p,
+                    Act::Inviting {
+                        code: code.clone(),
+                        value,
+                        until,
+                    },
+                );
+                self.local_timers.insert((until, p.0));
+                let msg = ServerMsg::Invite {
+                    link: parsed.link(""),
+                    code,
+                    expires_at: until,
+                    rid: None,
+                };
+                let _ = out.try_send(text_of(&msg, rid));
+            }
+            ClientMsg::InviteCancel { .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                let Some(Act::Inviting { code, value, .. }) =
+                    self.players.get(&p).map(|l| l.act.clone())
+                else {
+                    return Err(room_refusal(&RoomError::NoOpenInvite { player: p }));
+                };
+                if !self.take_invite(&code, &value).await? {
+                    return Err(room_refusal(&RoomError::NoOpenInvite { player: p }));
+                }
+                self.set_act(p, Act::Idle);
+                let _ = out.try_send(text_of(
+                    &ServerMsg::InviteCancelled { code, rid: None },
+                    rid,
+                ));
+            }
+            ClientMsg::InviteJoin { code, .. } => {
+                let code = InviteCode::from_link(&code).map_err(|e| room_refusal(&e))?;
+                let p = self.guest(conn, out, rid).await?;
+                self.check_idle(p).await?;
+                let value = self
+                    .get(self.keys.invite(code.as_str()))
+                    .await?
+                    .ok_or_else(|| {
+                        room_refusal(&RoomError::UnknownInvite { code: code.clone() })
+                    })?;
+                let (creator, node) = parse_entry(&value)
+                    .ok_or_else(|| Refusal::new(ErrorCode::Internal, "an unreadable invite"))?;
+                if creator == p.0 {
+                    return Err(room_refusal(&RoomError::OwnInvite { player: p }));
+                }
+                if !self.take_invite(code.as_str(), &value).await? {
+                    return Err(room_refusal(&RoomError::InviteFull { code }));
+                }
+                self.create_room(
+                    now,
+                    "invite",
+                    (PlayerId(creator), node),
+                    p,
+                    rid.map(|r| (p, r)),
+                )
+                .await?;
+            }
+            ClientMsg::Reconnect { token, .. } => {
+                if self.player_of(conn).is_some() {
+                    return Err(Refusal::new(
+                        ErrorCode::AlreadyIdentified,
+                        "this connection already has a guest: reconnect on a new connection",
+                    ));
+                }
+                let known: Option<u64> = self
+                    .get(self.keys.token(&token))
+                    .await?
+                    .and_then(|s| s.parse().ok());
+                let n = match known {
+                    Some(n) => n,
+                    // Not in Redis (it lost its data, say): a token this node handed out is
+                    // in its own database, and goes back into Redis.
+                    None => self
+                        .own_token(&token)
+                        .await?
+                        .ok_or_else(|| room_refusal(&RoomError::WrongToken))?,
+                };
+                let p = PlayerId(n);
+                if let Some(old) = self.players.remove(&p) {
+                    // The token proves who it is: the old connection is replaced.
+                    if let Some(c) = self.conns.get_mut(&old.conn) {
+                        c.1 = None;
+                    }
+                    if let Act::Waiting { entry, .. } = old.act {
+                        let _ = self
+                            .q::<i64>(
+                                redis::cmd("LREM")
+                                    .arg(self.keys.k("queue"))
+                                    .arg(1)
+                                    .arg(entry),
+                            )
+                            .await;
+                    }
+                }
+                let mut pipe = redis::pipe();
+                pipe.cmd("SET")
+                    .arg(self.keys.at(n))
+                    .arg(&self.me)
+                    .arg("PX")
+                    .arg(LIVE_TTL_MS)
+                    .arg("GET")
+                    .cmd("PEXPIRE")
+                    .arg(self.keys.token(&token))
+                    .arg(TOKEN_TTL_MS)
+                    .ignore();
+                let (before,): (Option<String>,) = self.qp(&pipe).await?;
+                if let Some(node) = before.filter(|n| *n != self.me) {
+                    let payload = serde_json::to_string(&Wire::Drop {
+                        player: n,
+                        node: Some(self.me.clone()),
+                    })
+                    .expect("a message serialises");
+                    let _ = self.io.send(Job {
+                        save: None,
+                        sends: vec![Out2::Publish {
+                            node,
+                            payload,
+                            forward: None,
+                        }],
+                        ..Job::default()
+                    });
+                }
+                self.bind(conn, out, p, token.clone());
+                let _ = out.try_send(text_of(
+                    &ServerMsg::Guest {
+                        player: n,
+                        token: token.clone(),
+                        rid: None,
+                    },
+                    rid,
+                ));
+                // A member of a hosted room of this node is back in it.
+                self.hosted_conns.insert(conn);
+                self.hosted.hosted(conn, out, p, None, true).await;
+                if let Some(room) = self.get(self.keys.proom(n)).await? {
+                    self.forward(now, p, &room, kind, rid, Op::Reconnect)
+                        .await?;
+                }
+            }
+            ClientMsg::Move { ref game, .. }
+            | ClientMsg::Resign { ref game, .. }
+            | ClientMsg::Sync { ref game, .. }
+                if is_hosted(game) =>
+            {
+                self.hosted(conn, out, rid, msg).await?;
+            }
+            ClientMsg::Leave { ref room, .. } if is_hosted(room) => {
+                self.hosted(conn, out, rid, msg).await?;
+            }
+            ClientMsg::Move {
+                game,
+                square,
+                version,
+                ..
+            } => {
+                let p = self.guest(conn, out, rid).await?;
+                let _ = online_room(&game)?;
+                self.forward(now, p, &game, kind, rid, Op::Move { version, square })
+                    .await?;
+            }
+            ClientMsg::Resign { game, .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                let _ = online_room(&game)?;
+                self.forward(now, p, &game, kind, rid, Op::Resign).await?;
+            }
+            ClientMsg::Sync { game, .. } => {
+                let _ = online_room(&game)?;
+                // The record is what was last told: read it where it is kept.
+                let rec: HashMap<String, String> = self
+                    .q(redis::cmd("HGETALL").arg(self.keys.room(&game)))
+                    .await?;
+                match rec.get("state") {
+                    Some(state) => {
+                        let room = crate::records::decode_room(state).map_err(|e| {
+                            Refusal::new(ErrorCode::Internal, format!("the room's record: {e}"))
+                        })?;
+                        let state = state_msg(StateKind::Online, &game, &room, now);
+                        let _ = out.try_send(text_of(&ServerMsg::State(Box::new(state)), rid));
+                    }
+                    None => return Err(self.gone_room(&game).await?),
+                }
+            }
+            ClientMsg::Leave { room, .. } => {
+                let _ = online_room(&room)?;
+                let p = self.guest(conn, out, rid).await?;
+                self.forget_local(p).await;
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.1 = None;
+                }
+                if self.get(self.keys.proom(p.0)).await?.as_deref() == Some(room.as_str()) {
+                    self.forward(now, p, &room, kind, None, Op::Leave).await?;
+                }
+            }
+            ClientMsg::Rematch { room, .. } => {
+                let p = self.guest(conn, out, rid).await?;
+                self.rematch(p, out, &room, rid).await?;
+            }
+            ClientMsg::Undo { .. } => {
+                return Err(Refusal::new(
+                    ErrorCode::NoUndoOnline,
+                    "there is no undo in online and hosted games",
+                ))
+            }
+            ClientMsg::Ping { .. } | ClientMsg::Record { .. } | ClientMsg::Games { .. } => {}
+            // The hosted-room commands.
+            _ => self.hosted(conn, out, rid, msg).await?,
+        }
+        Ok(())
+    }
+
+    /// A hosted-room command: served by this node's own task, as on a single node, for the
+    /// cluster's guest of the connection. A hosted room lives on the node that made it, and
+    /// only players connected to that node reach it.
+    pub(super) async fn hosted(
+        &mut self,
+        conn: u64,
+        out: &Out,
+        rid: Option<&Value>,
+        msg: ClientMsg,
+    ) -> Res<()> {
+        let p = self.guest(conn, out, rid).await?;
+        let bind = self.hosted_conns.insert(conn);
+        self.hosted.hosted(conn, out, p, Some(msg), bind).await;
+        Ok(())
+    }
+
+    /// Deletes the invite `code` if it still holds `value`; whether it did.
+    pub(super) async fn take_invite(&mut self, code: &str, value: &str) -> Res<bool> {
+        let mut c = redis::cmd("EVAL");
+        c.arg(scripts::TAKE)
+            .arg(1)
+            .arg(self.keys.invite(code))
+            .arg(value);
+        Ok(self.q::<i64>(&c).await? == 1)
+    }
+
+    /// A player leaves this node: its wait and its invite end.
+    pub(super) async fn forget_local(&mut self, p: PlayerId) {
+        let Some(l) = self.players.remove(&p) else {
+            return;
+        };
+        match l.act {
+            Act::Waiting { entry, .. } => {
+                let _ = self
+                    .q::<i64>(
+                        redis::cmd("LREM")
+                            .arg(self.keys.k("queue"))
+                            .arg(1)
+                            .arg(entry),
+                    )
+                    .await;
+            }
+            Act::Inviting { code, value, .. } => {
+                let _ = self.take_invite(&code, &value).await;
+            }
+            Act::Idle => {}
+        }
+    }
+
+    pub(super) async fn gone(&mut self, conn: u64) {
+        if self.hosted_conns.remove(&conn) {
+            self.hosted.hosted_gone(conn).await;
+        }
+        let Some((_, Some(p))) = self.conns.remove(&conn) else {
+            return;
+        };
+        if self.players.get(&p).map(|l| l.conn) != Some(conn) {
+            return;
+        }
+        self.forget_local(p).await;
+        let now = wall_now();
+        if let Ok(Some(room)) = self.get(self.keys.proom(p.0)).await {
+            let _ = self
+                .forward(now, p, &room, "disconnect", None, Op::Disconnect)
+                .await;
+        }
+    }
+}
+
+/// The online room a command names.
+fn online_room(game: &str) -> Res<RoomId> {
+    parse_online_id(game).ok_or_else(|| no_such_game(game))
+}
