@@ -152,12 +152,33 @@ impl InviteCode {
 
     /// A fresh code from the lobby's generator (uniform over the alphabet).
     pub(crate) fn generate(rng: &mut LobbyRng) -> InviteCode {
+        InviteCode::from_random(|| rng.0.next_u64())
+    }
+
+    /// A code drawn from `next`, a source of uniformly random 64-bit numbers: each of its
+    /// [`InviteCode::LEN`] symbols uniform over [`InviteCode::ALPHABET`] (rejection sampling).
+    /// The lobby draws its codes so; a host that keeps invites elsewhere (the server's cluster
+    /// in Redis) draws them here too.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::InviteCode;
+    /// let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    /// let code = InviteCode::from_random(|| {
+    ///     x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    ///     x
+    /// });
+    /// assert_eq!(code.as_str().len(), InviteCode::LEN);
+    /// assert_eq!(code.as_str().parse::<InviteCode>(), Ok(code.clone()));
+    /// ```
+    pub fn from_random(mut next: impl FnMut() -> u64) -> InviteCode {
         let n = Self::ALPHABET.len() as u64;
         // Rejection sampling keeps every symbol equally likely.
         let zone = u64::MAX - u64::MAX % n;
         let mut code = String::with_capacity(Self::LEN);
         while code.len() < Self::LEN {
-            let x = rng.0.next_u64();
+            let x = next();
             if x < zone {
                 let i = usize::try_from(x % n).expect("below 30");
                 code.push(char::from(Self::ALPHABET[i]));

@@ -162,6 +162,44 @@ pub enum Activity {
     },
 }
 
+impl Activity {
+    /// The rule that a guest does one thing at a time: `Ok` when idle, else the refusal that
+    /// names what `player` is doing (waiting, inviting, or playing). [`Lobby::queue`],
+    /// [`Lobby::create_invite`], [`Lobby::join_invite`] and [`Lobby::rematch`] check it; a host
+    /// that keeps guests elsewhere (the server's cluster) checks it the same way.
+    ///
+    /// # Errors
+    ///
+    /// [`RoomError::AlreadyWaiting`], [`RoomError::InviteOpen`] or
+    /// [`RoomError::MustResignFirst`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::{Activity, PlayerId, RoomError, RoomId};
+    /// let p = PlayerId(1);
+    /// assert_eq!(Activity::Idle.require_idle(p), Ok(()));
+    /// assert_eq!(
+    ///     Activity::Playing { room: RoomId(4) }.require_idle(p),
+    ///     Err(RoomError::MustResignFirst { player: p, room: RoomId(4) })
+    /// );
+    /// ```
+    pub fn require_idle(&self, player: PlayerId) -> Result<(), RoomError> {
+        match self {
+            Activity::Idle => Ok(()),
+            Activity::Waiting { .. } => Err(RoomError::AlreadyWaiting { player }),
+            Activity::Inviting { code } => Err(RoomError::InviteOpen {
+                player,
+                code: code.clone(),
+            }),
+            Activity::Playing { room } => Err(RoomError::MustResignFirst {
+                player,
+                room: *room,
+            }),
+        }
+    }
+}
+
 /// What [`Lobby::queue`] did.
 ///
 /// # Examples
@@ -1506,18 +1544,7 @@ impl<G: TurnGame> Lobby<G> {
     }
 
     fn check_idle(&self, player: PlayerId) -> Result<(), RoomError> {
-        match &self.check_connected(player)?.activity {
-            Activity::Idle => Ok(()),
-            Activity::Waiting { .. } => Err(RoomError::AlreadyWaiting { player }),
-            Activity::Inviting { code } => Err(RoomError::InviteOpen {
-                player,
-                code: code.clone(),
-            }),
-            Activity::Playing { room } => Err(RoomError::MustResignFirst {
-                player,
-                room: *room,
-            }),
-        }
+        self.check_connected(player)?.activity.require_idle(player)
     }
 
     fn playing(&self, player: PlayerId) -> Result<RoomId, RoomError> {

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use rand::RngExt;
-use reversi::room::{InviteCode, PlayerId, RoomError, RoomId};
+use reversi::clock::Millis;
+use reversi::room::{Activity, InviteCode, PlayerId, RoomError, RoomId};
 use serde_json::Value;
 
 use super::io::*;
@@ -108,24 +109,23 @@ impl Node {
 
     /// Refuses a lobby command of a player who is busy (waiting, inviting or playing).
     pub(super) async fn check_idle(&mut self, p: PlayerId) -> Res<()> {
-        match self.players.get(&p).map(|l| &l.act) {
-            Some(Act::Waiting { .. }) => {
-                return Err(room_refusal(&RoomError::AlreadyWaiting { player: p }))
-            }
-            Some(Act::Inviting { code, .. }) => {
-                let code: InviteCode = code.parse().map_err(|e| room_refusal(&e))?;
-                return Err(room_refusal(&RoomError::InviteOpen { player: p, code }));
-            }
-            _ => {}
-        }
-        if let Some(room) = self.get(self.keys.proom(p.0)).await? {
-            let room = parse_online_id(&room).unwrap_or(RoomId(0));
-            return Err(room_refusal(&RoomError::MustResignFirst {
-                player: p,
-                room,
-            }));
-        }
-        Ok(())
+        // The lobby's rule (one thing at a time), on what this node and Redis know of `p`.
+        let activity = match self.players.get(&p).map(|l| &l.act) {
+            Some(Act::Waiting { .. }) => Activity::Waiting {
+                kind: String::new(),
+                until: Millis(0),
+            },
+            Some(Act::Inviting { code, .. }) => Activity::Inviting {
+                code: code.parse().map_err(|e| room_refusal(&e))?,
+            },
+            _ => match self.get(self.keys.proom(p.0)).await? {
+                Some(room) => Activity::Playing {
+                    room: parse_online_id(&room).unwrap_or(RoomId(0)),
+                },
+                None => Activity::Idle,
+            },
+        };
+        activity.require_idle(p).map_err(|e| room_refusal(&e))
     }
 
     pub(super) fn set_act(&mut self, p: PlayerId, act: Act) {
@@ -217,12 +217,12 @@ impl Node {
                 let until = now.0.saturating_add(self.invite_ttl);
                 let value = format!("{}|{}|{until}", p.0, self.me);
                 let code = loop {
-                    let code: String = (0..InviteCode::LEN)
-                        .map(|_| {
-                            let i = rand::rng().random_range(0..InviteCode::ALPHABET.len());
-                            char::from(InviteCode::ALPHABET[i])
-                        })
-                        .collect();
+                    let code = {
+                        let mut rng = rand::rng();
+                        InviteCode::from_random(|| rng.random::<u64>())
+                    }
+                    .as_str()
+                    .to_owned();
                     let set: Option<String> = self
                         .q(redis::cmd("SET")
                             .arg(self.keys.invite(&code))
