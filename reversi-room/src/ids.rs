@@ -158,7 +158,8 @@ impl InviteCode {
     /// A code drawn from `next`, a source of uniformly random 64-bit numbers: each of its
     /// [`InviteCode::LEN`] symbols uniform over [`InviteCode::ALPHABET`] (rejection sampling).
     /// The lobby draws its codes so; a host that keeps invites elsewhere (the server's cluster
-    /// in Redis) draws them here too.
+    /// in Redis) draws them here too. A number among the top `2^64 mod 30` values is drawn
+    /// again, so a source stuck on such a value (say `u64::MAX` forever) never returns.
     ///
     /// # Examples
     ///
