@@ -74,11 +74,26 @@ impl fmt::Display for RoomId {
 pub struct Token(String);
 
 impl Token {
-    /// A fresh token: 128 bits from the lobby's generator.
-    pub(crate) fn generate(rng: &mut LobbyRng) -> Token {
-        let mut bits = [0u8; 16];
-        rng.0.fill_bytes(&mut bits);
-        Token(bits.iter().map(|b| format!("{b:02x}")).collect())
+    /// A fresh token of 128 bits, from two draws of a random source (a host that keeps its
+    /// guests elsewhere makes its tokens the way a [`Lobby`](crate::Lobby) does): 32 lowercase
+    /// hexadecimal digits, the bytes of each draw in little-endian order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::Token;
+    /// let mut draws = [0x0123_4567_89ab_cdef_u64, 0xff].into_iter();
+    /// let t = Token::from_random(|| draws.next().unwrap());
+    /// assert_eq!(t.as_str(), "efcdab8967452301ff00000000000000");
+    /// ```
+    pub fn from_random(mut next: impl FnMut() -> u64) -> Token {
+        let (a, b) = (next(), next());
+        let mut text = String::with_capacity(32);
+        for byte in a.to_le_bytes().into_iter().chain(b.to_le_bytes()) {
+            text.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
+            text.push(char::from_digit(u32::from(byte & 15), 16).unwrap_or('0'));
+        }
+        Token(text)
     }
 
     /// The secret, to hand to the client.

@@ -79,6 +79,7 @@ mod game;
 mod ids;
 mod limit;
 mod lobby;
+mod matching;
 mod rematch;
 mod room;
 mod snapshot;
@@ -90,6 +91,7 @@ pub use limit::RoomActionLimit;
 pub use lobby::{
     Activity, Lobby, LobbyEvent, LobbyEventKind, LobbySettings, QueueOutcome, RematchOutcome,
 };
+pub use matching::{draw_seats, Invite, InviteStatus, MatchQueue, QueueEntry, QueueOffer};
 pub use rematch::{RematchOffer, RematchState, RematchStep};
 pub use room::{
     BotTurn, CloseReason, EndReason, Event, EventKind, GameResult, Member, Occupant, PauseCause,

@@ -7,6 +7,7 @@ use reversi_clock::{Millis, Span};
 use serde::{Deserialize, Serialize};
 
 use crate::ids::LobbyRng;
+use crate::matching::{draw_seats, Invite, InviteStatus, MatchQueue, QueueEntry, QueueOffer};
 use crate::{
     Event, EventKind, InviteCode, PlayerId, RematchOffer, RematchStep, Room, RoomCommand,
     RoomError, RoomId, RoomSettings, Token, TurnGame,
@@ -402,32 +403,12 @@ pub(crate) struct Guest {
     pub(crate) disconnected_at: Option<Millis>,
 }
 
-/// Where an invite is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-#[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "snake_case"))]
-pub(crate) enum InviteStatus {
-    Open,
-    Expired,
-    Cancelled,
-    Used { room: RoomId },
-}
-
 /// The rematch of a finished game of two guests, and the game kind to play it in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct Rematch {
     pub(crate) kind: String,
     pub(crate) offer: RematchOffer,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-pub(crate) struct Invite {
-    pub(crate) kind: String,
-    pub(crate) creator: PlayerId,
-    pub(crate) expires_at: Millis,
-    pub(crate) status: InviteStatus,
 }
 
 /// The online service: guests, a random-matching queue per game kind, invite codes, reconnection
@@ -480,7 +461,8 @@ pub struct Lobby<G: TurnGame> {
     pub(crate) settings: LobbySettings,
     pub(crate) kinds: BTreeMap<String, G>,
     pub(crate) guests: BTreeMap<PlayerId, Guest>,
-    pub(crate) queues: BTreeMap<String, VecDeque<PlayerId>>,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "queue_players"))]
+    pub(crate) queues: BTreeMap<String, MatchQueue>,
     pub(crate) invites: BTreeMap<InviteCode, Invite>,
     pub(crate) rooms: BTreeMap<RoomId, Room<G>>,
     pub(crate) room_kinds: BTreeMap<RoomId, String>,
@@ -530,11 +512,13 @@ impl<G: TurnGame> TryFrom<LobbyData<G>> for Lobby<G> {
 
     fn try_from(d: LobbyData<G>) -> Result<Lobby<G>, String> {
         two_seat_kinds(&d.kinds)?;
+        let queues = queues_of(d.queues, &d.guests)
+            .map_err(|p| format!("{p} is in a queue without waiting for a match of its kind"))?;
         let mut lobby = Lobby {
             settings: d.settings,
             kinds: d.kinds,
             guests: d.guests,
-            queues: d.queues,
+            queues,
             invites: d.invites,
             rooms: d.rooms,
             room_kinds: d.room_kinds,
@@ -549,6 +533,49 @@ impl<G: TurnGame> TryFrom<LobbyData<G>> for Lobby<G> {
         lobby.index = lobby.rebuilt_index();
         Ok(lobby)
     }
+}
+
+/// The queues as lists of players, oldest first (the lobby's serialised shape: each wait's
+/// expiry is in its guest's activity).
+#[cfg(feature = "serde")]
+fn queue_players<S: serde::Serializer>(
+    queues: &BTreeMap<String, MatchQueue>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(queues.len()))?;
+    for (kind, q) in queues {
+        let players: Vec<PlayerId> = q.entries().map(|e| e.player).collect();
+        m.serialize_entry(kind, &players)?;
+    }
+    m.end()
+}
+
+/// Queues from lists of players, oldest first, each wait's expiry taken from its guest's
+/// activity; the first player who does not wait for a match of that kind is the error.
+pub(crate) fn queues_of(
+    lists: impl IntoIterator<Item = (String, impl IntoIterator<Item = PlayerId>)>,
+    guests: &BTreeMap<PlayerId, Guest>,
+) -> Result<BTreeMap<String, MatchQueue>, PlayerId> {
+    let mut queues = BTreeMap::new();
+    for (kind, players) in lists {
+        let mut q = MatchQueue::new();
+        for p in players {
+            match guests.get(&p).map(|g| &g.activity) {
+                Some(Activity::Waiting { kind: k, until }) if *k == kind => {
+                    q.push_back(QueueEntry {
+                        player: p,
+                        until: *until,
+                    });
+                }
+                _ => return Err(p),
+            }
+        }
+        if !q.is_empty() {
+            queues.insert(kind, q);
+        }
+    }
+    Ok(queues)
 }
 
 /// Every game kind of a lobby must have two seats: matches pair two guests.
@@ -962,7 +989,8 @@ impl<G: TurnGame> Lobby<G> {
     pub fn add_guest(&mut self, now: Millis) -> (PlayerId, Token) {
         let now = self.begin(now);
         let token = loop {
-            let t = Token::generate(&mut self.rng);
+            let rng = &mut self.rng;
+            let t = Token::from_random(|| rng.next_u64());
             if !self.guests.values().any(|g| g.token == t) {
                 break t;
             }
@@ -1006,16 +1034,16 @@ impl<G: TurnGame> Lobby<G> {
                 kind: kind.to_owned(),
             });
         }
-        let waiting = self.queues.get_mut(kind).and_then(VecDeque::pop_front);
-        if let Some(other) = waiting {
+        let until = now + self.settings.queue_wait;
+        let queue = self.queues.entry(kind.to_owned()).or_default();
+        let offer = queue.offer(now, player, until);
+        if queue.is_empty() {
+            self.queues.remove(kind);
+        }
+        if let QueueOffer::Matched { other } = offer {
             let room = self.create_room(now, kind, [other, player], None, None);
             return Ok(QueueOutcome::Matched { room });
         }
-        let until = now + self.settings.queue_wait;
-        self.queues
-            .entry(kind.to_owned())
-            .or_default()
-            .push_back(player);
         self.guest_mut(player).activity = Activity::Waiting {
             kind: kind.to_owned(),
             until,
@@ -1091,15 +1119,8 @@ impl<G: TurnGame> Lobby<G> {
             }
         };
         let expires_at = now + self.settings.invite_ttl;
-        self.invites.insert(
-            code.clone(),
-            Invite {
-                kind: kind.to_owned(),
-                creator: player,
-                expires_at,
-                status: InviteStatus::Open,
-            },
-        );
+        self.invites
+            .insert(code.clone(), Invite::new(kind, player, expires_at));
         self.guest_mut(player).activity = Activity::Inviting { code: code.clone() };
         self.touch(Due::Invite(code.clone()));
         self.touch_guest(player);
@@ -1182,20 +1203,10 @@ impl<G: TurnGame> Lobby<G> {
             .invites
             .get(code)
             .ok_or_else(|| RoomError::UnknownInvite { code: code.clone() })?;
-        match invite.status {
-            InviteStatus::Open => {}
-            InviteStatus::Expired => return Err(RoomError::InviteExpired { code: code.clone() }),
-            InviteStatus::Cancelled => {
-                return Err(RoomError::InviteCancelled { code: code.clone() })
-            }
-            InviteStatus::Used { .. } => return Err(RoomError::InviteFull { code: code.clone() }),
-        }
-        if invite.creator == player {
-            return Err(RoomError::OwnInvite { player });
-        }
+        invite.check_join(now, player, code)?;
         let (creator, kind) = (invite.creator, invite.kind.clone());
         let room = self.create_room(now, &kind, [creator, player], Some(code.clone()), None);
-        self.invites.get_mut(code).expect("checked").status = InviteStatus::Used { room };
+        self.invites.get_mut(code).expect("checked").use_for(room);
         self.touch(Due::Invite(code.clone()));
         Ok(room)
     }
@@ -1560,7 +1571,7 @@ impl<G: TurnGame> Lobby<G> {
             std::mem::replace(&mut guest.activity, Activity::Idle)
         {
             if let Some(q) = self.queues.get_mut(&kind) {
-                q.retain(|&p| p != player);
+                q.cancel(player);
                 if q.is_empty() {
                     self.queues.remove(&kind);
                 }
@@ -1617,13 +1628,11 @@ impl<G: TurnGame> Lobby<G> {
         &mut self,
         now: Millis,
         kind: &str,
-        mut players: [PlayerId; 2],
+        players: [PlayerId; 2],
         invite: Option<InviteCode>,
         rematch_of: Option<RoomId>,
     ) -> RoomId {
-        if self.rng.next_u64() & 1 == 1 {
-            players.swap(0, 1);
-        }
+        let players = draw_seats(players, self.rng.next_u64());
         let initial = self.kinds[kind].clone();
         let id = RoomId(self.next_room);
         self.next_room += 1;

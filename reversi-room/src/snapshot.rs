@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ids::LobbyRng;
-use crate::lobby::{Guest, Index, Invite, InviteStatus, Rematch};
+use crate::lobby::{Guest, Index, Rematch};
+use crate::matching::{Invite, InviteStatus};
 use crate::room::Table;
 use crate::{
     Activity, CloseReason, GameResult, InviteCode, Lobby, LobbySettings, Member, Occupant,
@@ -1024,7 +1025,7 @@ impl<G: TurnGame> Lobby<G> {
                 .queues
                 .iter()
                 .filter(|(_, q)| !q.is_empty())
-                .map(|(k, q)| (k.clone(), q.iter().copied().collect()))
+                .map(|(k, q)| (k.clone(), q.entries().map(|e| e.player).collect()))
                 .collect(),
             invites: self
                 .invites
@@ -1206,7 +1207,7 @@ impl<G: TurnGame> Lobby<G> {
                 });
             }
         }
-        let mut queues: BTreeMap<String, VecDeque<PlayerId>> = BTreeMap::new();
+        let mut lists = Vec::new();
         let mut queued = BTreeSet::new();
         for (kind, q) in s.queues {
             known_kind(&kind)?;
@@ -1226,10 +1227,10 @@ impl<G: TurnGame> Lobby<G> {
                     ));
                 }
             }
-            if !q.is_empty() {
-                queues.insert(kind, q.into_iter().collect());
-            }
+            lists.push((kind, q));
         }
+        let queues = crate::lobby::queues_of(lists, &guests)
+            .map_err(|p| SnapshotError::Inconsistent(format!("{p} waits in no queue")))?;
         for (&player, g) in &guests {
             check_activity(player, g, &queued, &invites, &rooms)?;
         }
