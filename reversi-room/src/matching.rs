@@ -55,10 +55,12 @@ pub enum QueueOffer {
 /// The random-match queue of one game kind: first come, first matched.
 ///
 /// - [`offer`](MatchQueue::offer) pairs the guest with the one who has waited longest, or puts
-///   it at the back of the queue. Expired waits met on the way are dropped, never matched, and a
-///   guest never meets itself (its own older entry is replaced).
+///   it at the back of the queue. A wait that ran out is never matched, and a guest never meets
+///   itself (its own older entry is replaced).
 /// - [`cancel`](MatchQueue::cancel) takes a guest out; [`expire`](MatchQueue::expire) takes out
-///   every wait that ran out.
+///   every wait that ran out. A wait that ran out stays in the queue (skipped) until one of the
+///   two takes it out: whoever keeps the queue learns from `cancel` whether the wait was still
+///   there (it expired) or not (it was matched), and tells the guest.
 ///
 /// # Examples
 ///
@@ -70,10 +72,12 @@ pub enum QueueOffer {
 /// assert_eq!(q.offer(Millis(0), a, Millis(1_000)), QueueOffer::Waiting { until: Millis(1_000) });
 /// assert_eq!(q.offer(Millis(10), b, Millis(1_010)), QueueOffer::Matched { other: a });
 /// assert!(q.is_empty());
-/// // A wait that ran out is never matched.
+/// // A wait that ran out is never matched; it stays until taken out.
 /// q.offer(Millis(20), a, Millis(1_020));
 /// assert_eq!(q.offer(Millis(1_020), c, Millis(2_020)), QueueOffer::Waiting { until: Millis(2_020) });
-/// assert_eq!(q.len(), 1);
+/// assert_eq!(q.len(), 2);
+/// assert!(q.cancel(a));
+/// assert_eq!(q.offer(Millis(1_030), b, Millis(2_030)), QueueOffer::Matched { other: c });
 /// ```
 ///
 /// It serialises (the `serde` feature) as the list of its entries, oldest first:
@@ -115,8 +119,8 @@ impl MatchQueue {
     /// See [`MatchQueue`].
     pub fn offer(&mut self, now: Millis, player: PlayerId, until: Millis) -> QueueOffer {
         self.entries.retain(|e| e.player != player);
-        while let Some(e) = self.entries.pop_front() {
-            if e.until > now {
+        if let Some(at) = self.entries.iter().position(|e| e.until > now) {
+            if let Some(e) = self.entries.remove(at) {
                 return QueueOffer::Matched { other: e.player };
             }
         }
@@ -369,6 +373,29 @@ impl Invite {
     /// See [`Invite`].
     pub fn use_for(&mut self, room: RoomId) {
         self.status = InviteStatus::Used { room };
+    }
+
+    /// Ends an open invite whose time ran out at `now`; whether it did (`false` when it was
+    /// used, cancelled or already expired, or its time has not come).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Millis;
+    /// use reversi_room::{Invite, InviteStatus, PlayerId};
+    /// let mut invite = Invite::new("reversi", PlayerId(1), Millis(60));
+    /// assert!(!invite.expire(Millis(59)));
+    /// assert!(invite.expire(Millis(60)));
+    /// assert_eq!(invite.status, InviteStatus::Expired);
+    /// assert!(!invite.expire(Millis(61)));
+    /// ```
+    pub fn expire(&mut self, now: Millis) -> bool {
+        if self.status == InviteStatus::Open && now >= self.expires_at {
+            self.status = InviteStatus::Expired;
+            true
+        } else {
+            false
+        }
     }
 
     /// Its creator takes it back.

@@ -357,13 +357,6 @@ pub(super) async fn io_task(
     }
 }
 
-pub(super) fn parse_entry(e: &str) -> Option<(u64, String)> {
-    let mut it = e.split('|');
-    let p = it.next()?.parse().ok()?;
-    let node = it.next()?.to_owned();
-    Some((p, node))
-}
-
 pub(super) type Res<T> = Result<T, Refusal>;
 
 pub(super) fn store_err(e: impl std::fmt::Display) -> Refusal {

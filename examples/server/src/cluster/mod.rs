@@ -60,6 +60,7 @@ mod leases;
 mod link;
 mod node;
 mod owned;
+mod pairing;
 mod players;
 mod reads;
 mod recovery;

@@ -333,26 +333,20 @@ impl Node {
             };
             let out = l.out.clone();
             match l.act.clone() {
-                Act::Waiting { entry, until } if until <= now.0 => {
-                    let removed = self
-                        .q::<i64>(
-                            redis::cmd("LREM")
-                                .arg(self.keys.k("queue"))
-                                .arg(1)
-                                .arg(entry),
-                        )
-                        .await
-                        .unwrap_or(0);
-                    if removed == 1 {
+                Act::Waiting { until } if until <= now.0 => {
+                    // Still in the queue: it expired. Gone: it was matched, and the `matched`
+                    // is on its way.
+                    if self.queue_cancel(p).await.unwrap_or(true) {
                         self.set_act(p, Act::Idle);
                         let _ = out.try_send(text_of(&ServerMsg::QueueExpired, None));
                     }
                 }
-                Act::Inviting { code, value, until } if until <= now.0 => {
-                    // The key expired with the invite; nobody took it meanwhile.
-                    let _ = self.take_invite(&code, &value).await;
-                    self.set_act(p, Act::Idle);
-                    let _ = out.try_send(text_of(&ServerMsg::InviteExpired { code }, None));
+                Act::Inviting { code, until } if until <= now.0 => {
+                    // Still open: it expired. Used: the `matched` is on its way.
+                    if self.invite_expire(now, &code).await.unwrap_or(true) {
+                        self.set_act(p, Act::Idle);
+                        let _ = out.try_send(text_of(&ServerMsg::InviteExpired { code }, None));
+                    }
                 }
                 _ => {}
             }

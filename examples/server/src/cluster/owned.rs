@@ -4,13 +4,13 @@
 use axum::extract::ws::Utf8Bytes;
 use rand::RngExt;
 use reversi::clock::Millis;
-use reversi::room::{EventKind, PlayerId, Room, RoomId};
+use reversi::room::{draw_seats, EventKind, PlayerId, Room, RoomId};
 use reversi::room_adapters::ReversiGame;
 use serde_json::Value;
 
 use super::io::*;
 use super::keys::*;
-use super::node::{fresh_number, Node, Owned};
+use super::node::{Node, Owned};
 use super::wire::*;
 use crate::db::Write;
 use crate::protocol::{text_of, StateKind};
@@ -21,22 +21,20 @@ impl Node {
     pub(super) async fn create_room(
         &mut self,
         now: Millis,
+        room: RoomId,
         kind: &str,
         first: (PlayerId, String),
         second: PlayerId,
         rid: Option<(PlayerId, &Value)>,
     ) -> Res<()> {
-        let id = online_id(RoomId(fresh_number()));
+        let id = online_id(room);
         // Where each player is connected now (a player may have moved since it queued or
         // made its invite); as the entry says when Redis does not know.
         let first = match self.get(self.keys.at(first.0 .0)).await? {
             Some(n) => (first.0, n),
             None => first,
         };
-        let mut seats = [first.0, second];
-        if rand::rng().random::<bool>() {
-            seats.swap(0, 1);
-        }
+        let seats = draw_seats([first.0, second], rand::rng().random::<u64>());
         let mut room = Room::online(now, &seats, self.settings, ReversiGame::new())
             .map_err(|e| room_refusal(&e))?;
         while room.poll_event().is_some() {}

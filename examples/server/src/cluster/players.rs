@@ -5,13 +5,12 @@ use std::collections::HashMap;
 
 use rand::RngExt;
 use reversi::clock::Millis;
-use reversi::room::{Activity, InviteCode, PlayerId, RoomError, RoomId};
+use reversi::room::{Activity, InviteCode, PlayerId, QueueOffer, RoomError, RoomId};
 use serde_json::Value;
 
 use super::io::*;
 use super::keys::*;
 use super::node::{fresh_number, is_hosted, Local, Node};
-use super::scripts;
 use super::wire::*;
 use crate::common::{no_such_game, wall_now, Out};
 use crate::db::Write;
@@ -165,28 +164,21 @@ impl Node {
                 let p = self.guest(conn, out, rid).await?;
                 self.check_idle(p).await?;
                 let until = now.0.saturating_add(self.queue_wait);
-                let entry = format!("{}|{}|{until}", p.0, self.me);
-                let mut c = redis::cmd("EVAL");
-                c.arg(scripts::QUEUE)
-                    .arg(1)
-                    .arg(self.keys.k("queue"))
-                    .arg(&entry)
-                    .arg(now.0)
-                    .arg(p.0);
-                let other: Option<String> = self.q(&c).await?;
-                match other.as_deref().and_then(parse_entry) {
-                    Some((o, node)) => {
+                match self.queue_offer(now, p, Millis(until)).await? {
+                    QueueOffer::Matched { other } => {
+                        // Where the other waits: `create_room` asks Redis.
                         self.create_room(
                             now,
+                            RoomId(fresh_number()),
                             "random",
-                            (PlayerId(o), node),
+                            (other, String::new()),
                             p,
                             rid.map(|r| (p, r)),
                         )
                         .await?;
                     }
-                    None => {
-                        self.set_act(p, Act::Waiting { entry, until });
+                    QueueOffer::Waiting { .. } => {
+                        self.set_act(p, Act::Waiting { until });
                         self.local_timers.insert((until, p.0));
                         let _ = out.try_send(text_of(&ServerMsg::Queued { until, rid: None }, rid));
                     }
@@ -194,17 +186,10 @@ impl Node {
             }
             ClientMsg::CancelQueue { .. } => {
                 let p = self.guest(conn, out, rid).await?;
-                let Some(Act::Waiting { entry, .. }) = self.players.get(&p).map(|l| l.act.clone())
-                else {
+                let Some(Act::Waiting { .. }) = self.players.get(&p).map(|l| l.act.clone()) else {
                     return Err(room_refusal(&RoomError::NotWaiting { player: p }));
                 };
-                let removed: i64 = self
-                    .q(redis::cmd("LREM")
-                        .arg(self.keys.k("queue"))
-                        .arg(1)
-                        .arg(&entry))
-                    .await?;
-                if removed == 0 {
+                if !self.queue_cancel(p).await? {
                     // Matched meanwhile: the `matched` is on its way.
                     return Err(room_refusal(&RoomError::NotWaiting { player: p }));
                 }
@@ -215,39 +200,26 @@ impl Node {
                 let p = self.guest(conn, out, rid).await?;
                 self.check_idle(p).await?;
                 let until = now.0.saturating_add(self.invite_ttl);
-                let value = format!("{}|{}|{until}", p.0, self.me);
                 let code = loop {
                     let code = {
                         let mut rng = rand::rng();
                         InviteCode::from_random(|| rng.random::<u64>())
-                    }
-                    .as_str()
-                    .to_owned();
-                    let set: Option<String> = self
-                        .q(redis::cmd("SET")
-                            .arg(self.keys.invite(&code))
-                            .arg(&value)
-                            .arg("NX")
-                            .arg("PX")
-                            .arg(self.invite_ttl.max(1)))
-                        .await?;
-                    if set.is_some() {
+                    };
+                    if self.invite_store(&code, p, Millis(until)).await? {
                         break code;
                     }
                 };
-                let parsed: InviteCode = code.parse().map_err(|e| room_refusal(&e))?;
                 self.set_act(
                     p,
                     Act::Inviting {
-                        code: code.clone(),
-                        value,
+                        code: code.as_str().to_owned(),
                         until,
                     },
                 );
                 self.local_timers.insert((until, p.0));
                 let msg = ServerMsg::Invite {
-                    link: parsed.link(""),
-                    code,
+                    link: code.link(""),
+                    code: code.as_str().to_owned(),
                     expires_at: until,
                     rid: None,
                 };
@@ -255,14 +227,11 @@ impl Node {
             }
             ClientMsg::InviteCancel { .. } => {
                 let p = self.guest(conn, out, rid).await?;
-                let Some(Act::Inviting { code, value, .. }) =
-                    self.players.get(&p).map(|l| l.act.clone())
+                let Some(Act::Inviting { code, .. }) = self.players.get(&p).map(|l| l.act.clone())
                 else {
                     return Err(room_refusal(&RoomError::NoOpenInvite { player: p }));
                 };
-                if !self.take_invite(&code, &value).await? {
-                    return Err(room_refusal(&RoomError::NoOpenInvite { player: p }));
-                }
+                self.invite_cancel(p, &code).await?;
                 self.set_act(p, Act::Idle);
                 let _ = out.try_send(text_of(
                     &ServerMsg::InviteCancelled { code, rid: None },
@@ -273,24 +242,13 @@ impl Node {
                 let code = InviteCode::from_link(&code).map_err(|e| room_refusal(&e))?;
                 let p = self.guest(conn, out, rid).await?;
                 self.check_idle(p).await?;
-                let value = self
-                    .get(self.keys.invite(code.as_str()))
-                    .await?
-                    .ok_or_else(|| {
-                        room_refusal(&RoomError::UnknownInvite { code: code.clone() })
-                    })?;
-                let (creator, node) = parse_entry(&value)
-                    .ok_or_else(|| Refusal::new(ErrorCode::Internal, "an unreadable invite"))?;
-                if creator == p.0 {
-                    return Err(room_refusal(&RoomError::OwnInvite { player: p }));
-                }
-                if !self.take_invite(code.as_str(), &value).await? {
-                    return Err(room_refusal(&RoomError::InviteFull { code }));
-                }
+                let room = RoomId(fresh_number());
+                let stored = self.invite_join(now, p, &code, room).await?;
                 self.create_room(
                     now,
+                    room,
                     "invite",
-                    (PlayerId(creator), node),
+                    (stored.invite.creator, stored.node),
                     p,
                     rid.map(|r| (p, r)),
                 )
@@ -322,15 +280,8 @@ impl Node {
                     if let Some(c) = self.conns.get_mut(&old.conn) {
                         c.1 = None;
                     }
-                    if let Act::Waiting { entry, .. } = old.act {
-                        let _ = self
-                            .q::<i64>(
-                                redis::cmd("LREM")
-                                    .arg(self.keys.k("queue"))
-                                    .arg(1)
-                                    .arg(entry),
-                            )
-                            .await;
+                    if let Act::Waiting { .. } = old.act {
+                        let _ = self.queue_cancel(p).await;
                     }
                 }
                 let mut pipe = redis::pipe();
@@ -465,34 +416,17 @@ impl Node {
         Ok(())
     }
 
-    /// Deletes the invite `code` if it still holds `value`; whether it did.
-    pub(super) async fn take_invite(&mut self, code: &str, value: &str) -> Res<bool> {
-        let mut c = redis::cmd("EVAL");
-        c.arg(scripts::TAKE)
-            .arg(1)
-            .arg(self.keys.invite(code))
-            .arg(value);
-        Ok(self.q::<i64>(&c).await? == 1)
-    }
-
     /// A player leaves this node: its wait and its invite end.
     pub(super) async fn forget_local(&mut self, p: PlayerId) {
         let Some(l) = self.players.remove(&p) else {
             return;
         };
         match l.act {
-            Act::Waiting { entry, .. } => {
-                let _ = self
-                    .q::<i64>(
-                        redis::cmd("LREM")
-                            .arg(self.keys.k("queue"))
-                            .arg(1)
-                            .arg(entry),
-                    )
-                    .await;
+            Act::Waiting { .. } => {
+                let _ = self.queue_cancel(p).await;
             }
-            Act::Inviting { code, value, .. } => {
-                let _ = self.take_invite(&code, &value).await;
+            Act::Inviting { code, .. } => {
+                let _ = self.invite_cancel(p, &code).await;
             }
             Act::Idle => {}
         }

@@ -3,11 +3,14 @@
 //! that could not be saved.
 
 use rand::RngExt;
-use reversi::room::PlayerId;
+use reversi::clock::Millis;
+use reversi::room::{Invite, PlayerId, QueueEntry};
+use reversi::room_adapters::REVERSI;
 
 use super::io::*;
 use super::keys::*;
 use super::node::Node;
+use super::pairing::StoredInvite;
 use super::wire::*;
 use crate::common::wall_now;
 use crate::protocol::{ErrorCode, Refusal};
@@ -39,6 +42,7 @@ impl Node {
     pub(super) async fn restore(&mut self) -> Res<()> {
         let now = wall_now().0;
         let mut pipe = redis::pipe();
+        let mut waits = Vec::new();
         for (p, l) in &self.players {
             pipe.cmd("SET")
                 .arg(self.keys.token(&l.token))
@@ -53,19 +57,21 @@ impl Node {
                 .arg(LIVE_TTL_MS)
                 .ignore();
             match &l.act {
-                Act::Waiting { entry, until } if *until > now => {
-                    pipe.cmd("RPUSH")
-                        .arg(self.keys.k("queue"))
-                        .arg(entry)
-                        .ignore();
-                }
-                Act::Inviting { code, value, until } if *until > now => {
+                Act::Waiting { until } if *until > now => waits.push(QueueEntry {
+                    player: *p,
+                    until: Millis(*until),
+                }),
+                Act::Inviting { code, until } if *until > now => {
+                    let stored = StoredInvite {
+                        node: self.me.clone(),
+                        invite: Invite::new(REVERSI, *p, Millis(*until)),
+                    };
                     pipe.cmd("SET")
                         .arg(self.keys.invite(code))
-                        .arg(value)
+                        .arg(serde_json::to_string(&stored).map_err(store_err)?)
                         .arg("NX")
                         .arg("PX")
-                        .arg(until - now)
+                        .arg((until - now).saturating_add(self.invite_ttl))
                         .ignore();
                 }
                 _ => {}
@@ -103,6 +109,7 @@ impl Node {
         if pipe.cmd_iter().next().is_some() {
             self.qp::<()>(&pipe).await?;
         }
+        self.queue_restore(waits).await?;
         let ids: Vec<String> = self.rooms.keys().cloned().collect();
         for id in ids {
             self.finish_room(&id, wall_now(), None, Vec::new());

@@ -1,11 +1,11 @@
 //! Rematches after an online game, by the room crate's rule, with the offer kept in Redis.
 
-use reversi::room::{PlayerId, RematchOffer, RematchStep, RoomError};
+use reversi::room::{PlayerId, RematchOffer, RematchStep, RoomError, RoomId};
 use serde_json::Value;
 
 use super::io::*;
 use super::keys::*;
-use super::node::Node;
+use super::node::{fresh_number, Node};
 use super::scripts;
 use super::wire::*;
 use crate::common::{wall_now, Out};
@@ -156,8 +156,16 @@ impl Node {
             return Err(busy());
         }
         let a = accepter.0;
-        self.create_room(wall_now(), "invite", accepter, offerer, rid.map(|r| (a, r)))
-            .await
+        let room = RoomId(fresh_number());
+        self.create_room(
+            wall_now(),
+            room,
+            "invite",
+            accepter,
+            offerer,
+            rid.map(|r| (a, r)),
+        )
+        .await
     }
 }
 

@@ -1,22 +1,5 @@
 //! The Lua scripts the nodes run in Redis (each is atomic there).
 
-/// The random-match queue. KEYS[1] the queue; ARGV[1] this player's entry
-/// (`player|node|until_ms`), ARGV[2] now (ms), ARGV[3] this player. Pops the first entry that
-/// is another player's and not expired, and returns it; with none, pushes this player's entry
-/// and returns nil. Expired entries met on the way are dropped.
-pub const QUEUE: &str = r"
-while true do
-  local e = redis.call('LPOP', KEYS[1])
-  if not e then break end
-  local p, node, untl = string.match(e, '^(%d+)|([^|]+)|(%d+)$')
-  if p and p ~= ARGV[3] and tonumber(untl) > tonumber(ARGV[2]) then
-    return e
-  end
-end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-return false
-";
-
 /// Saves a room while the lease is this node's. KEYS[1] the lease, KEYS[2] the record, KEYS[3]
 /// the set of live rooms, KEYS[4] the room's tombstone, KEYS[5..] its players' current-room
 /// keys; ARGV[1] this node, ARGV[2] the state, ARGV[3] the kind, ARGV[4] the lease in ms,
@@ -82,23 +65,17 @@ end
 return {lost, free}
 ";
 
-/// Takes an invite if it is still the one read. KEYS[1] the invite; ARGV[1] its value.
-/// Returns 1 when taken.
-pub const TAKE: &str = r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-";
-
 /// Replaces a value if it is still the one read (a compare-and-set: the rule that computed the
 /// new value runs in the node, in Rust). KEYS[1] the key; ARGV[1] the value read (empty: there
-/// was none), ARGV[2] the new value, ARGV[3] its lifetime in ms. Returns 1 when replaced, 0 when
-/// the key changed meanwhile.
+/// was none), ARGV[2] the new value (empty: delete the key), ARGV[3] its lifetime in ms. Returns
+/// 1 when replaced, 0 when the key changed meanwhile.
 pub const SWAP: &str = r"
 local cur = redis.call('GET', KEYS[1])
 if (cur or '') ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
 return 1
 ";

@@ -79,13 +79,6 @@ pub(super) enum Op {
 #[serde(tag = "act", rename_all = "snake_case")]
 pub enum Act {
     Idle,
-    Waiting {
-        entry: String,
-        until: u64,
-    },
-    Inviting {
-        code: String,
-        value: String,
-        until: u64,
-    },
+    Waiting { until: u64 },
+    Inviting { code: String, until: u64 },
 }
