@@ -6,10 +6,13 @@
 //! ```
 //!
 //! `--redis` makes the node a member of a cluster (see `PROTOCOL.md`, "Several nodes").
+//! `--queue-wait-secs N` (default 120) and `--invite-secs N` (default 600) set how long a wait for
+//! a random match and an invite last.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use reversi::clock::Span;
 use reversi_server::{Config, Server};
 use tokio::net::TcpListener;
 
@@ -45,7 +48,7 @@ fn bad(flag: &'static str, value: &str, why: impl std::fmt::Display) -> ArgsErro
     }
 }
 
-const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30] [--redis URL [--lease-ms 10000] [--redis-prefix reversi]]";
+const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30] [--queue-wait-secs 120] [--invite-secs 600] [--redis URL [--lease-ms 10000] [--redis-prefix reversi]]";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError> {
     let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
@@ -55,6 +58,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError>
     let mut redis = None;
     let mut lease_ms = None;
     let mut prefix = None;
+    let mut queue_wait = None;
+    let mut invite_secs = None;
+    let secs = |flag: &'static str, v: Option<String>| -> Result<u64, ArgsError> {
+        let v = v.ok_or(ArgsError::Missing(flag))?;
+        let n: u64 = v.parse().map_err(|e| bad(flag, &v, e))?;
+        if !(1..=86_400).contains(&n) {
+            return Err(bad(flag, &v, "from 1 to 86400"));
+        }
+        Ok(n)
+    };
     while let Some(a) = args.next() {
         match a.as_str() {
             "--addr" => {
@@ -89,6 +102,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError>
                 }
                 lease_ms = Some(ms);
             }
+            "--queue-wait-secs" => queue_wait = Some(secs("--queue-wait-secs", args.next())?),
+            "--invite-secs" => invite_secs = Some(secs("--invite-secs", args.next())?),
             "--redis-prefix" => {
                 let v = args.next().ok_or(ArgsError::Missing("--redis-prefix"))?;
                 if v.is_empty()
@@ -109,6 +124,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError>
     cfg.test_endpoints = test_endpoints;
     if let Some(secs) = snapshot_secs {
         cfg.online.snapshot_every = std::time::Duration::from_secs(secs);
+    }
+    if let Some(s) = queue_wait {
+        cfg.online.lobby = cfg.online.lobby.with_queue_wait(Span::from_secs(s));
+    }
+    if let Some(s) = invite_secs {
+        cfg.online.lobby = cfg.online.lobby.with_invite_ttl(Span::from_secs(s));
     }
     match (redis, lease_ms.is_some() || prefix.is_some()) {
         (Some(url), _) => {
@@ -203,6 +224,20 @@ mod tests {
             parse(&["--lease-ms", "1000"]),
             Err(ArgsError::WithoutRedis)
         ));
+        assert!(matches!(
+            parse(&["--queue-wait-secs", "0"]),
+            Err(ArgsError::Bad {
+                flag: "--queue-wait-secs",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse(&["--invite-secs"]),
+            Err(ArgsError::Missing("--invite-secs"))
+        ));
+        let a = parse(&["--queue-wait-secs", "5", "--invite-secs", "7"]).unwrap();
+        assert_eq!(a.cfg.online.lobby.queue_wait, Span::from_secs(5));
+        assert_eq!(a.cfg.online.lobby.invite_ttl, Span::from_secs(7));
         assert!(matches!(parse(&["--what"]), Err(ArgsError::Unknown(a)) if a == "--what"));
         assert!(matches!(parse(&["--help"]), Err(ArgsError::Help)));
         let ok = parse(&["--redis", "redis://127.0.0.1/", "--lease-ms", "1000"]).unwrap();

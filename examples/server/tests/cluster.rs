@@ -178,6 +178,11 @@ impl Node {
     }
 
     fn spawn(url: &str, test: &str, lease_ms: u64, db: PathBuf) -> Node {
+        Node::spawn_with(url, test, lease_ms, db, &[])
+    }
+
+    /// A node started with `extra` arguments as well.
+    fn spawn_with(url: &str, test: &str, lease_ms: u64, db: PathBuf, extra: &[&str]) -> Node {
         let prefix = prefix(test);
         let (child, addr) = common::spawn_server(
             Command::new(env!("CARGO_BIN_EXE_server"))
@@ -185,6 +190,7 @@ impl Node {
                 .arg(db)
                 .args(["--redis", url, "--redis-prefix", &prefix])
                 .args(["--lease-ms", &lease_ms.to_string()])
+                .args(extra)
                 .stderr(Stdio::inherit()),
         );
         Node { child, addr }
@@ -329,6 +335,119 @@ async fn an_invite_made_on_one_node_is_joined_on_another() {
             other => panic!("expected a refusal, got {other:?}"),
         }
     }
+}
+
+/// The refusal `c` gets next (its guest's welcome skipped).
+async fn refusal(c: &mut Client) -> String {
+    loop {
+        match c.recv().await {
+            ServerMsg::Error { code, .. } => return code,
+            ServerMsg::Welcome { .. } | ServerMsg::Guest { .. } => {}
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+}
+
+/// The code of a new invite of `c`.
+async fn invite_of(c: &mut Client) -> String {
+    c.send(&ClientMsg::InviteCreate { rid: None }).await;
+    c.until("invite", |m| match m {
+        ServerMsg::Invite { code, .. } => Some(code),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invites_are_refused_across_nodes_by_the_rules_of_a_single_server() {
+    if !redis_here() {
+        return;
+    }
+    let nodes = Node::three("invite-rules");
+    let mut x = Client::connect(nodes[0].addr).await;
+    let code = invite_of(&mut x).await;
+    // Its creator cannot join it, nor make a second one.
+    x.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: code.clone(),
+    })
+    .await;
+    assert_eq!(refusal(&mut x).await, "invite_open");
+    x.send(&ClientMsg::InviteCreate { rid: None }).await;
+    assert_eq!(refusal(&mut x).await, "invite_open");
+    // Cancelled: a joiner on another node learns that it was.
+    x.send(&ClientMsg::InviteCancel { rid: None }).await;
+    x.until("invite_cancelled", |m| match m {
+        ServerMsg::InviteCancelled { .. } => Some(()),
+        _ => None,
+    })
+    .await;
+    let mut y = Client::connect(nodes[1].addr).await;
+    y.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: code.clone(),
+    })
+    .await;
+    assert_eq!(refusal(&mut y).await, "invite_cancelled");
+    x.send(&ClientMsg::InviteCancel { rid: None }).await;
+    assert_eq!(refusal(&mut x).await, "no_open_invite");
+    // A code nobody made.
+    y.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: "ABCDEFGH".to_owned(),
+    })
+    .await;
+    assert_eq!(refusal(&mut y).await, "unknown_invite");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waits_and_invites_expire_on_time_and_their_players_are_told() {
+    if !redis_here() {
+        return;
+    }
+    let test = "expiry";
+    let short = ["--queue-wait-secs", "1", "--invite-secs", "1"];
+    let a = Node::spawn_with(redis_url(), test, LEASE_MS, temp_db(test, 0), &short);
+    let b = Node::spawn_with(redis_url(), test, LEASE_MS, temp_db(test, 1), &short);
+    let mut x = Client::connect(a.addr).await;
+    x.send(&ClientMsg::Queue { rid: None }).await;
+    x.until("queued", |m| match m {
+        ServerMsg::Queued { .. } => Some(()),
+        _ => None,
+    })
+    .await;
+    let mut y = Client::connect(b.addr).await;
+    let code = invite_of(&mut y).await;
+    x.until("queue_expired", |m| match m {
+        ServerMsg::QueueExpired => Some(()),
+        _ => None,
+    })
+    .await;
+    y.until("invite_expired", |m| match m {
+        ServerMsg::InviteExpired { .. } => Some(()),
+        _ => None,
+    })
+    .await;
+    // The expired wait is never matched: a newcomer waits.
+    let mut z = Client::connect(b.addr).await;
+    z.send(&ClientMsg::Queue { rid: None }).await;
+    z.until("queued", |m| match m {
+        ServerMsg::Queued { .. } => Some(()),
+        _ => None,
+    })
+    .await;
+    // The expired invite says so to a late joiner on the other node.
+    x.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: code.clone(),
+    })
+    .await;
+    assert_eq!(refusal(&mut x).await, "invite_expired");
+    // Both are idle again: they can wait for a match, and meet.
+    x.send(&ClientMsg::Queue { rid: None }).await;
+    let (room, _) = x.matched().await;
+    let (room_z, _) = z.matched().await;
+    assert_eq!(room, room_z);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -332,23 +332,24 @@ impl Node {
                 continue;
             };
             let out = l.out.clone();
-            match l.act.clone() {
-                Act::Waiting { until } if until <= now.0 => {
-                    // Still in the queue: it expired. Gone: it was matched, and the `matched`
-                    // is on its way.
-                    if self.queue_cancel(p).await.unwrap_or(true) {
-                        self.set_act(p, Act::Idle);
-                        let _ = out.try_send(text_of(&ServerMsg::QueueExpired, None));
-                    }
-                }
-                Act::Inviting { code, until } if until <= now.0 => {
-                    // Still open: it expired. Used: the `matched` is on its way.
-                    if self.invite_expire(now, &code).await.unwrap_or(true) {
-                        self.set_act(p, Act::Idle);
-                        let _ = out.try_send(text_of(&ServerMsg::InviteExpired { code }, None));
-                    }
-                }
-                _ => {}
+            // A wait still in the queue, an invite still open: it expired. Otherwise it was
+            // matched, and the `matched` is on its way. (Redis out of reach: told as expired.)
+            let expired = match l.act.clone() {
+                Act::Waiting { until } if until <= now.0 => self
+                    .queue_cancel(p)
+                    .await
+                    .unwrap_or(true)
+                    .then_some(ServerMsg::QueueExpired),
+                Act::Inviting { code, until } if until <= now.0 => self
+                    .invite_expire(now, &code)
+                    .await
+                    .unwrap_or(true)
+                    .then_some(ServerMsg::InviteExpired { code }),
+                _ => None,
+            };
+            if let Some(msg) = expired {
+                self.set_act(p, Act::Idle);
+                let _ = out.try_send(text_of(&msg, None));
             }
         }
     }
