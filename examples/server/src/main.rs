@@ -7,7 +7,8 @@
 //!
 //! `--redis` makes the node a member of a cluster (see `PROTOCOL.md`, "Several nodes").
 //! `--queue-wait-secs N` (default 120) and `--invite-secs N` (default 600) set how long a wait for
-//! a random match and an invite last.
+//! a random match and an invite last, `--reconnect-secs N` (default 60) how long a disconnected
+//! guest who is not playing keeps its place (and its open invite).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -48,7 +49,7 @@ fn bad(flag: &'static str, value: &str, why: impl std::fmt::Display) -> ArgsErro
     }
 }
 
-const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30] [--queue-wait-secs 120] [--invite-secs 600] [--redis URL [--lease-ms 10000] [--redis-prefix reversi]]";
+const USAGE: &str = "usage: server [--addr 127.0.0.1:8080] [--db ./reversi.db] [--test-endpoints] [--snapshot-secs 30] [--queue-wait-secs 120] [--invite-secs 600] [--reconnect-secs 60] [--redis URL [--lease-ms 10000] [--redis-prefix reversi]]";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError> {
     let mut addr: SocketAddr = "127.0.0.1:8080".parse().expect("a valid address");
@@ -60,6 +61,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError>
     let mut prefix = None;
     let mut queue_wait = None;
     let mut invite_secs = None;
+    let mut reconnect_secs = None;
     let secs = |flag: &'static str, v: Option<String>| -> Result<u64, ArgsError> {
         let v = v.ok_or(ArgsError::Missing(flag))?;
         let n: u64 = v.parse().map_err(|e| bad(flag, &v, e))?;
@@ -104,6 +106,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError>
             }
             "--queue-wait-secs" => queue_wait = Some(secs("--queue-wait-secs", args.next())?),
             "--invite-secs" => invite_secs = Some(secs("--invite-secs", args.next())?),
+            "--reconnect-secs" => reconnect_secs = Some(secs("--reconnect-secs", args.next())?),
             "--redis-prefix" => {
                 let v = args.next().ok_or(ArgsError::Missing("--redis-prefix"))?;
                 if v.is_empty()
@@ -130,6 +133,9 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, ArgsError>
     }
     if let Some(s) = invite_secs {
         cfg.online.lobby = cfg.online.lobby.with_invite_ttl(Span::from_secs(s));
+    }
+    if let Some(s) = reconnect_secs {
+        cfg.online.lobby = cfg.online.lobby.with_reconnect_grace(Span::from_secs(s));
     }
     match (redis, lease_ms.is_some() || prefix.is_some()) {
         (Some(url), _) => {
@@ -235,7 +241,16 @@ mod tests {
             parse(&["--invite-secs"]),
             Err(ArgsError::Missing("--invite-secs"))
         ));
-        let a = parse(&["--queue-wait-secs", "5", "--invite-secs", "7"]).unwrap();
+        let a = parse(&[
+            "--queue-wait-secs",
+            "5",
+            "--invite-secs",
+            "7",
+            "--reconnect-secs",
+            "9",
+        ])
+        .unwrap();
+        assert_eq!(a.cfg.online.lobby.reconnect_grace, Span::from_secs(9));
         assert_eq!(a.cfg.online.lobby.queue_wait, Span::from_secs(5));
         assert_eq!(a.cfg.online.lobby.invite_ttl, Span::from_secs(7));
         assert!(matches!(parse(&["--what"]), Err(ArgsError::Unknown(a)) if a == "--what"));

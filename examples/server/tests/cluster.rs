@@ -450,6 +450,52 @@ async fn waits_and_invites_expire_on_time_and_their_players_are_told() {
     assert_eq!(room, room_z);
 }
 
+/// As on a single server, a guest whose connection drops keeps its open invite through its
+/// reconnection grace: joined meanwhile, the game starts and the creator finds it when it comes
+/// back (on another node); past the grace, the invite is cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_stays_open_through_its_creators_reconnection_grace() {
+    if !redis_here() {
+        return;
+    }
+    let test = "away";
+    let grace = ["--reconnect-secs", "2"];
+    let n: Vec<Node> = (0..3)
+        .map(|i| Node::spawn_with(redis_url(), test, LEASE_MS, temp_db(test, i), &grace))
+        .collect();
+    // Joined while its creator is away.
+    let mut x = Client::connect(n[0].addr).await;
+    x.send(&ClientMsg::InviteCreate { rid: None }).await;
+    let (_, token) = x.guest().await;
+    let code = x
+        .until("invite", |m| match m {
+            ServerMsg::Invite { code, .. } => Some(code),
+            _ => None,
+        })
+        .await;
+    drop(x);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut y = Client::connect(n[1].addr).await;
+    y.send(&ClientMsg::InviteJoin {
+        rid: None,
+        code: code.clone(),
+    })
+    .await;
+    let (room, yc) = y.matched().await;
+    let (mut back, _) = reconnected(n[2].addr, &token).await;
+    let (room_back, xc) = back.matched().await;
+    assert_eq!(room_back, room);
+    assert_ne!(xc, yc);
+    // Away past the grace: the invite is cancelled.
+    let mut z = Client::connect(n[0].addr).await;
+    let code = invite_of(&mut z).await;
+    drop(z);
+    tokio::time::sleep(Duration::from_millis(2_600)).await;
+    let mut w = Client::connect(n[1].addr).await;
+    w.send(&ClientMsg::InviteJoin { rid: None, code }).await;
+    assert_eq!(refusal(&mut w).await, "invite_cancelled");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_reconnects_with_the_token_on_another_node() {
     if !redis_here() {

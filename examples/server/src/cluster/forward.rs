@@ -152,6 +152,10 @@ impl Node {
                 matched,
                 hop,
             } => {
+                if matched {
+                    // A disconnected creator's invite was used: it is in a game now.
+                    self.away.remove(&PlayerId(player));
+                }
                 if let Some(l) = self.players.get_mut(&PlayerId(player)) {
                     if matched {
                         l.act = Act::Idle;
@@ -164,16 +168,33 @@ impl Node {
                 }
             }
             Wire::Drop { player, node } => {
-                if let Some(l) = self.players.remove(&PlayerId(player)) {
+                let p = PlayerId(player);
+                // The player reconnected on another node: as on one node, its old connection
+                // is replaced (its wait ends), and its open invite goes on at the new node (it
+                // is matched, cancelled or expires there).
+                let invite = if let Some(l) = self.players.remove(&p) {
                     if let Some(c) = self.conns.get_mut(&l.conn) {
                         c.1 = None;
                     }
-                    // A wait or an invite goes on at the player's new node (it ends there,
-                    // is matched there, or expires there).
-                    if let (Some(node), Act::Waiting { .. } | Act::Inviting { .. }) = (node, &l.act)
-                    {
-                        self.publish(node, &Wire::Adopt { player, act: l.act });
+                    match l.act {
+                        Act::Waiting { .. } => {
+                            let _ = self.queue_cancel(p).await;
+                            None
+                        }
+                        Act::Inviting { code, until } => Some((code, until)),
+                        Act::Idle => None,
                     }
+                } else {
+                    self.away.remove(&p).map(|a| (a.code, a.until))
+                };
+                if let (Some(node), Some((code, until))) = (node, invite) {
+                    self.publish(
+                        node,
+                        &Wire::Adopt {
+                            player,
+                            act: Act::Inviting { code, until },
+                        },
+                    );
                 }
             }
             Wire::Adopt { player, act } => {

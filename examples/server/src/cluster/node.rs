@@ -43,6 +43,15 @@ pub(super) struct Owned {
     pub(super) deadline: Option<u64>,
 }
 
+/// A disconnected guest's open invite, kept through its reconnection grace as the lobby keeps
+/// it ([`reversi::room::Lobby::disconnect`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Away {
+    pub(super) code: String,
+    pub(super) until: u64,
+    pub(super) grace_until: u64,
+}
+
 /// The node's actor.
 pub(super) struct Node {
     pub(super) db: Db,
@@ -55,6 +64,11 @@ pub(super) struct Node {
     pub(super) settings: RoomSettings,
     pub(super) queue_wait: u64,
     pub(super) invite_ttl: u64,
+    /// How long a disconnected guest keeps its open invite (the lobby's reconnection grace).
+    pub(super) reconnect_grace: u64,
+    /// This node's disconnected guests whose invite stays open through their grace: the code,
+    /// when the invite expires, and when the grace ends.
+    pub(super) away: HashMap<PlayerId, Away>,
     pub(super) io: mpsc::UnboundedSender<Job>,
     pub(super) conns: HashMap<u64, (Out, Option<PlayerId>)>,
     pub(super) players: HashMap<PlayerId, Local>,
@@ -126,6 +140,8 @@ pub(super) async fn start(cfg: &ClusterConfig, parts: Parts) -> Result<Cluster, 
         settings: lobby.room,
         queue_wait: lobby.queue_wait.as_millis(),
         invite_ttl: lobby.invite_ttl.as_millis(),
+        reconnect_grace: lobby.reconnect_grace.as_millis(),
+        away: HashMap::new(),
         db,
         reader,
         hosted,
@@ -329,6 +345,7 @@ impl Node {
             self.local_timers.remove(&(t, p));
             let p = PlayerId(p);
             let Some(l) = self.players.get(&p) else {
+                self.away_timeout(p, now).await;
                 continue;
             };
             let out = l.out.clone();

@@ -191,6 +191,27 @@ impl Node {
         .await
     }
 
+    /// Whether `p`'s invite `code` is still open at `now` (by [`Invite::check_join`] for anyone
+    /// else: not expired, cancelled or used).
+    pub(super) async fn invite_open_of(
+        &mut self,
+        p: PlayerId,
+        code: &str,
+        now: Millis,
+    ) -> Res<bool> {
+        let Some(text) = self.get(self.keys.invite(code)).await? else {
+            return Ok(false);
+        };
+        let Ok(s) = serde_json::from_str::<StoredInvite>(&text) else {
+            return Ok(false);
+        };
+        let Ok(parsed) = code.parse::<InviteCode>() else {
+            return Ok(false);
+        };
+        let stranger = PlayerId(p.0.wrapping_add(1));
+        Ok(s.invite.creator == p && s.invite.check_join(now, stranger, &parsed).is_ok())
+    }
+
     /// [`Invite::expire`] at `now`: whether it ended now (an invite Redis lost counts as ended).
     pub(super) async fn invite_expire(&mut self, now: Millis, code: &str) -> Res<bool> {
         let key = self.keys.invite(code);

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 
 use rand::RngExt;
 use reversi::clock::Millis;
-use reversi::room::{Activity, InviteCode, PlayerId, QueueOffer, RoomError, RoomId};
+use reversi::room::{Activity, InviteCode, PlayerId, QueueOffer, RoomError, RoomId, Token};
 use serde_json::Value;
 
 use super::io::*;
 use super::keys::*;
-use super::node::{fresh_number, is_hosted, Local, Node};
+use super::node::{fresh_number, is_hosted, Away, Local, Node};
 use super::wire::*;
 use crate::common::{no_such_game, wall_now, Out};
 use crate::db::Write;
@@ -49,9 +49,12 @@ impl Node {
             return Ok(p);
         }
         let n = fresh_number();
-        let mut bits = [0u8; 16];
-        rand::rng().fill(&mut bits);
-        let token: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+        let token = {
+            let mut rng = rand::rng();
+            Token::from_random(|| rng.random::<u64>())
+        }
+        .as_str()
+        .to_owned();
         let mut pipe = redis::pipe();
         pipe.cmd("SET")
             .arg(self.keys.token(&token))
@@ -135,10 +138,17 @@ impl Node {
 
     /// Refreshes the expiry of the keys of this node's players (their tokens and where they are).
     pub(super) async fn refresh(&mut self) {
-        if self.players.is_empty() {
+        if self.players.is_empty() && self.away.is_empty() {
             return;
         }
         let mut pipe = redis::pipe();
+        // A disconnected guest with an open invite is still this node's through its grace.
+        for p in self.away.keys() {
+            pipe.cmd("PEXPIRE")
+                .arg(self.keys.at(p.0))
+                .arg(LIVE_TTL_MS)
+                .ignore();
+        }
         for (p, l) in &self.players {
             pipe.cmd("PEXPIRE")
                 .arg(self.keys.token(&l.token))
@@ -313,6 +323,7 @@ impl Node {
                     });
                 }
                 self.bind(conn, out, p, token.clone());
+                self.back_from_away(p, now).await;
                 let _ = out.try_send(text_of(
                     &ServerMsg::Guest {
                         player: n,
@@ -416,6 +427,67 @@ impl Node {
         Ok(())
     }
 
+    /// A player's connection to this node closed, as [`reversi::room::Lobby::disconnect`] has
+    /// it: its wait ends, its open invite stays until its reconnection grace ends.
+    async fn disconnected(&mut self, p: PlayerId, now: Millis) {
+        let Some(l) = self.players.remove(&p) else {
+            return;
+        };
+        match l.act {
+            Act::Waiting { .. } => {
+                let _ = self.queue_cancel(p).await;
+            }
+            Act::Inviting { code, until } if until > now.0 => {
+                let grace_until = now.0.saturating_add(self.reconnect_grace);
+                self.local_timers.insert((until.min(grace_until), p.0));
+                self.away.insert(
+                    p,
+                    Away {
+                        code,
+                        until,
+                        grace_until,
+                    },
+                );
+            }
+            Act::Inviting { .. } | Act::Idle => {}
+        }
+    }
+
+    /// A guest reconnected to this node within its grace: its invite, if still open, is its
+    /// again.
+    async fn back_from_away(&mut self, p: PlayerId, now: Millis) {
+        let Some(a) = self.away.remove(&p) else {
+            return;
+        };
+        if self.invite_open_of(p, &a.code, now).await.unwrap_or(false) {
+            self.set_act(
+                p,
+                Act::Inviting {
+                    code: a.code,
+                    until: a.until,
+                },
+            );
+            self.local_timers.insert((a.until, p.0));
+        }
+    }
+
+    /// The deadline of a disconnected guest's invite: it expired, or the grace ended and the
+    /// invite is cancelled (nobody to tell: the guest is gone).
+    pub(super) async fn away_timeout(&mut self, p: PlayerId, now: Millis) {
+        let Some(a) = self.away.get(&p) else {
+            return;
+        };
+        if now.0 < a.until.min(a.grace_until) {
+            return;
+        }
+        let a = self.away.remove(&p).expect("just read");
+        if now.0 >= a.until {
+            let _ = self.invite_expire(now, &a.code).await;
+        } else {
+            let _ = self.invite_cancel(p, &a.code).await;
+        }
+    }
+
     /// A player leaves this node: its wait and its invite end.
     pub(super) async fn forget_local(&mut self, p: PlayerId) {
         let Some(l) = self.players.remove(&p) else {
@@ -442,8 +514,8 @@ impl Node {
         if self.players.get(&p).map(|l| l.conn) != Some(conn) {
             return;
         }
-        self.forget_local(p).await;
         let now = wall_now();
+        self.disconnected(p, now).await;
         if let Ok(Some(room)) = self.get(self.keys.proom(p.0)).await {
             let _ = self
                 .forward(now, p, &room, "disconnect", None, Op::Disconnect)
