@@ -4,11 +4,10 @@ use crate::bits::{flips, legal};
 use crate::eval;
 use crate::rng::Rng;
 use crate::search::{Search, INF, WIN};
-use crate::time::Deadline;
 use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Limits, SearchResult};
 use reversi_core::{Move, Position, Square};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A move chooser that any frontend drives the same way: give it a position, limits and a stop
@@ -316,32 +315,14 @@ impl Engine for Easy {
 #[derive(Clone, Debug)]
 pub struct Normal {
     rng: Rng,
-    nodes: u64,
 }
 
 /// The depth of the Normal level, in plies.
 const NORMAL_DEPTH: u32 = 3;
 
-/// When a search must give up: the caller's stop flag, a node budget and a deadline.
-struct Budget<'a> {
-    stop: &'a AtomicBool,
-    nodes: Option<u64>,
-    deadline: Option<Deadline>,
-    aborted: bool,
-}
-
-impl Budget<'_> {
-    /// Whether the search must stop before visiting one more node, `nodes` being spent.
-    fn exhausted(&mut self, nodes: u64) -> bool {
-        if !self.aborted {
-            self.aborted = self.stop.load(Ordering::Relaxed)
-                || self.nodes.is_some_and(|n| nodes >= n)
-                // The clock is read every 64 nodes (and at the first).
-                || (nodes & 63 == 0 && self.deadline.is_some_and(|d| d.passed()));
-        }
-        self.aborted
-    }
-}
+/// The size of the Normal level's transposition table (2^`NORMAL_TT_BITS` entries at most):
+/// its searches are three plies deep.
+const NORMAL_TT_BITS: u32 = 10;
 
 impl Normal {
     /// A Normal engine with a seed.
@@ -361,55 +342,7 @@ impl Normal {
     pub fn new(seed: u64) -> Normal {
         Normal {
             rng: Rng::new(seed),
-            nodes: 0,
         }
-    }
-
-    /// The negamax value of `(p, o)` searched `depth` plies; meaningless once `budget` aborts.
-    fn ab(
-        &mut self,
-        budget: &mut Budget,
-        p: u64,
-        o: u64,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        if budget.exhausted(self.nodes) {
-            return 0;
-        }
-        self.nodes += 1;
-        if depth == 0 {
-            return eval::table(p, o);
-        }
-        let moves = legal(p, o);
-        if moves == 0 {
-            if legal(o, p) == 0 {
-                return Search::mid_terminal(p, o);
-            }
-            return -self.ab(budget, o, p, depth - 1, -beta, -alpha);
-        }
-        let mut best = -INF;
-        let mut mm = moves;
-        while mm != 0 {
-            let s = mm.trailing_zeros();
-            mm &= mm - 1;
-            let f = flips(p, o, s);
-            let v = -self.ab(budget, o ^ f, p ^ f ^ (1 << s), depth - 1, -beta, -alpha);
-            if budget.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }
 
@@ -430,13 +363,9 @@ impl Engine for Normal {
         let depth = limits
             .depth
             .map_or(NORMAL_DEPTH, |d| d.clamp(1, NORMAL_DEPTH));
-        let mut budget = Budget {
-            stop,
-            nodes: limits.nodes,
-            deadline: limits.deadline(),
-            aborted: false,
-        };
-        self.nodes = 0;
+        // The search core, on the square table, with the caller's budget (nodes, clock, stop).
+        let tt = TransTable::new(NORMAL_TT_BITS);
+        let mut search = Search::new(&tt, &tt, stop, limits.nodes, limits.deadline());
         let (p, o) = (pos.player().0, pos.opponent().0);
         let mut best = -INF;
         let mut ties: Vec<u8> = Vec::new();
@@ -446,15 +375,8 @@ impl Engine for Normal {
             mm &= mm - 1;
             let f = flips(p, o, s);
             // Exact score of each root move (window just below the best), so ties are seen.
-            let v = -self.ab(
-                &mut budget,
-                o ^ f,
-                p ^ f ^ (1 << s),
-                depth - 1,
-                -INF,
-                -(best - 1),
-            );
-            if budget.aborted {
+            let v = -search.table_value(o ^ f, p ^ f ^ (1 << s), depth - 1, -INF, -(best - 1));
+            if search.aborted {
                 break; // this move's score is unknown
             }
             if v > best {
@@ -481,7 +403,7 @@ impl Engine for Normal {
             score,
             exact: false,
             depth,
-            nodes: self.nodes,
+            nodes: search.nodes,
             pv: vec![Move::Place(sq(pick))],
         })
     }

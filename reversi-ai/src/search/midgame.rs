@@ -43,6 +43,9 @@ pub(crate) const ORDERING: u8 = 1;
 /// ... or the trained evaluation of the Expert level, in 1/256 disc, selective (Multi-ProbCut)
 /// when the search has cut parameters ([`Search::probcut`]).
 pub(crate) const TRAINED: u8 = 2;
+/// ... or the square table of the Normal level ([`eval::table`]), whose search is plain: every
+/// node counted and checked, a pass costing a ply.
+pub(crate) const TABLE: u8 = 3;
 
 /// The evaluation at the leaves of [`mid`] of kind `K` (the trained kinds fall back to
 /// [`order_eval`] without weights).
@@ -50,6 +53,9 @@ pub(crate) const TRAINED: u8 = 2;
 pub(super) fn leaf<G: SearchGen, const K: u8>(g: G, sr: &Search<'_>, p: u64, o: u64) -> i32 {
     if K == HARD {
         return hard(g, p, o);
+    }
+    if K == TABLE {
+        return eval::table(p, o);
     }
     match sr.weights {
         Some(w) => {
@@ -67,7 +73,7 @@ pub(super) fn leaf<G: SearchGen, const K: u8>(g: G, sr: &Search<'_>, p: u64, o: 
 /// evaluation when a search runs on it, else [`Search::mid_terminal`].
 #[inline(always)]
 pub(super) fn mid_end<const K: u8>(sr: &Search<'_>, p: u64, o: u64) -> i32 {
-    if K != HARD && sr.weights.is_some() {
+    if K != HARD && K != TABLE && sr.weights.is_some() {
         (p.count_ones() as i32 - o.count_ones() as i32) * UNITS_PER_DISC
     } else {
         Search::mid_terminal(p, o)
@@ -90,6 +96,7 @@ pub(super) fn mid<G: SearchGen, const K: u8>(
     match K {
         HARD => g.call::<MID>(sr, p, o, alpha, beta, depth, 0),
         ORDERING => g.call::<MID_ORD>(sr, p, o, alpha, beta, depth, 0),
+        TABLE => g.call::<MID_TABLE>(sr, p, o, alpha, beta, depth, 0),
         _ => g.call::<MID_TRAINED>(sr, p, o, alpha, beta, depth, 0),
     }
 }
@@ -108,7 +115,12 @@ pub(super) fn mid_body<G: SearchGen, const K: u8>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
-    if sr.tick() {
+    if K == TABLE {
+        if sr.spent() {
+            return 0;
+        }
+        sr.nodes += 1;
+    } else if sr.tick() {
         return 0;
     }
     if depth == 0 {
@@ -123,7 +135,8 @@ pub(super) fn mid_body<G: SearchGen, const K: u8>(
         let d = if K == TRAINED { depth } else { depth - 1 };
         return -mid::<G, K>(g, sr, o, p, d, -beta, -alpha);
     }
-    if depth == 1 {
+    // The table's search counts (and checks the budget at) every leaf as a node.
+    if depth == 1 && K != TABLE {
         if K != HARD {
             if let Some(w) = sr.weights {
                 return if K == TRAINED {

@@ -137,7 +137,9 @@ impl<'a> Search<'a> {
             node_limit,
             deadline,
             stop,
-            next_check: node_limit.min(1024),
+            // The first node checks the budget: a stop already set, or no time at all, is
+            // seen before any search.
+            next_check: 0,
             aborted: false,
             wof: false,
             mid_tt,
@@ -155,6 +157,13 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
+        self.spent()
+    }
+
+    /// Whether the search must stop, the nodes counted so far being spent (the Normal level
+    /// checks before it counts a node, so that a budget of `n` nodes visits at most `n`).
+    #[inline(always)]
+    fn spent(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.check()
         } else {
@@ -162,6 +171,9 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The one place where a search's budget is read: the node limit (exactly: the checks
+    /// fall on it), the caller's stop flag, the deadline and an enclosing split's cutoff (every
+    /// 2048 nodes, and at the first).
     #[cold]
     fn check(&mut self) -> bool {
         if self.nodes >= self.node_limit
@@ -247,6 +259,13 @@ impl<'a> Search<'a> {
         partial: bool,
     ) -> Option<Vec<(u8, i32)>> {
         on_kernel!(self, g => mid_root::<_, K>(g, self, p, o, depth, order, all_exact, partial))
+    }
+
+    /// The value of `(p, o)` searched `depth` plies on the square table of the Normal level
+    /// ([`eval::table`], a pass costing a ply), in the window `(alpha, beta)` (fail-soft);
+    /// meaningless once the search is [`aborted`](Search::aborted).
+    pub fn table_value(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        on_kernel!(self, g => g.run(move |g| mid::<_, TABLE>(g, self, p, o, depth, alpha, beta)))
     }
 
     #[cfg(feature = "train")]
@@ -344,6 +363,7 @@ const SOLVE4: u8 = 4;
 const SOLVE3: u8 = 5;
 const SOLVE2: u8 = 6;
 const MID_TRAINED: u8 = 7;
+const MID_TABLE: u8 = 8;
 
 /// The recursive routine `R` with its arguments: the window, and `a`, `b` as the routine needs
 /// (the depth or the empties in `a`; the squares of `solve2` in `a` and `b`; those of `solve3`
@@ -364,6 +384,7 @@ fn routine<G: SearchGen, const R: u8>(
         MID => mid_body::<G, HARD>(g, sr, p, o, a, alpha, beta),
         MID_ORD => mid_body::<G, ORDERING>(g, sr, p, o, a, alpha, beta),
         MID_TRAINED => mid_body::<G, TRAINED>(g, sr, p, o, a, alpha, beta),
+        MID_TABLE => mid_body::<G, TABLE>(g, sr, p, o, a, alpha, beta),
         END => end_body(g, sr, p, o, alpha, beta, a),
         SHALLOW => shallow_body(g, sr, p, o, alpha, beta, a),
         SOLVE4 => solve4_body(g, sr, p, o, alpha, beta),
