@@ -43,7 +43,8 @@
 //!
 //! The files: `node.rs` (the node's actor: its state, start, event loop and dispatch of inputs),
 //! and the rest of its `impl Node` by concern: `players.rs` (guests, tokens, reconnection, the
-//! queue, invites, hosted rooms, client commands), `rematch.rs`, `owned.rs` (the rooms the node
+//! queue, invites, hosted rooms, client commands), `pairing.rs` (the room crate's `MatchQueue` and
+//! `Invite` applied to their JSON in Redis), `rematch.rs`, `owned.rs` (the rooms the node
 //! owns: made, saved, told, recorded), `forward.rs` (commands to a room's owner, messages between
 //! nodes), `leases.rs` (renewal, sweep, takeover) and `recovery.rs` (Redis lost its data, the
 //! subscription dropped, a change not saved). Beside them: `keys.rs` (key names), `io.rs` (the I/O
