@@ -39,7 +39,7 @@ fn a_match_lost_on_time_loads_finished() {
         (r.winner, r.reason, r.at),
         (
             Some(Color::Black),
-            EndReason::Timeout,
+            EndReason::Timeout { seat: 1 },
             Millis(1_700_000_027_500)
         )
     );
@@ -62,7 +62,7 @@ fn a_resigned_match_loads_finished() {
         (r.winner, r.reason, r.at),
         (
             Some(Color::Black),
-            EndReason::Resignation,
+            EndReason::Resigned { seat: 1 },
             Millis(1_700_000_120_000)
         )
     );
@@ -125,7 +125,7 @@ fn a_match_in_progress_against_the_computer_goes_on_the_same_way() {
         (r.winner, r.reason, r.at),
         (
             Some(Color::White),
-            EndReason::Timeout,
+            EndReason::Timeout { seat: 0 },
             Millis(1_700_000_260_000)
         )
     );
@@ -140,7 +140,7 @@ fn a_match_in_progress_loaded_late_is_lost_on_time() {
         (r.winner, r.reason, r.at),
         (
             Some(Color::White),
-            EndReason::Timeout,
+            EndReason::Timeout { seat: 0 },
             Millis(1_700_000_254_000)
         )
     );
@@ -168,6 +168,43 @@ fn a_match_between_people_goes_on_the_same_way() {
     let r = m.result().unwrap();
     assert_eq!(
         (r.winner, r.reason),
-        (Some(Color::White), EndReason::Resignation)
+        (Some(Color::White), EndReason::Resigned { seat: 0 })
     );
+}
+
+#[test]
+fn a_result_reads_in_the_old_form_and_the_rooms() {
+    let text = fixture("timeout");
+    let now = Millis(1_700_000_030_000);
+    let want = LocalMatch::load_json(&text, now).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The rooms' form of the same reason.
+    v["result"]["reason"] = serde_json::json!({"reason": "timeout", "seat": 1});
+    let m = LocalMatch::load_value(v.clone(), now).unwrap();
+    assert_eq!(m, want);
+    // Saved again, it is in the old form.
+    assert_eq!(m.save_json(true) + "\n", text);
+    // The seat must be the loser's.
+    v["result"]["reason"] = serde_json::json!({"reason": "timeout", "seat": 0});
+    assert!(matches!(
+        LocalMatch::load_value(v.clone(), now),
+        Err(reversi::local::LoadError::Inconsistent(_))
+    ));
+    // A reason no local match ends by.
+    v["result"]["reason"] = serde_json::json!({"reason": "time_limit"});
+    assert!(matches!(
+        LocalMatch::load_value(v.clone(), now),
+        Err(reversi::local::LoadError::Inconsistent(_))
+    ));
+    // The old names need a winner to name the loser's seat, and no other name is read.
+    v["result"] = serde_json::json!({"winner": null, "reason": "timeout", "at": 1});
+    assert!(matches!(
+        LocalMatch::load_value(v.clone(), now),
+        Err(reversi::local::LoadError::Format(_))
+    ));
+    v["result"] = serde_json::json!({"winner": "black", "reason": "forfeit", "at": 1});
+    assert!(matches!(
+        LocalMatch::load_value(v, now),
+        Err(reversi::local::LoadError::Format(_))
+    ));
 }
