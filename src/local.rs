@@ -892,18 +892,68 @@ mod saved {
     /// A reason as saved matches have always written it: one of the three names of the
     /// facade's former `EndReason` (the seat is the loser's, the winner's opponent), or the
     /// rooms' form for any other.
-    #[derive(Serialize, Deserialize)]
+    #[derive(Serialize)]
     #[serde(untagged)]
-    enum ReasonData {
-        Name(String),
+    enum ReasonOut {
+        Name(&'static str),
         Room(EndReason),
     }
 
-    /// [`MatchResult`] in a saved match.
-    #[derive(Serialize, Deserialize)]
-    struct MatchResultData {
+    /// [`MatchResult`] as saved.
+    #[derive(Serialize)]
+    struct MatchResultOut {
         winner: Option<Color>,
-        reason: ReasonData,
+        reason: ReasonOut,
+        at: Millis,
+    }
+
+    /// A reason as read: a name, or the rooms' form (`{"reason": "timeout", "seat": 1}`), read
+    /// by hand rather than through an untagged enum, whose buffering the WebAssembly module
+    /// would carry for nothing.
+    enum ReasonIn {
+        Name(String),
+        Room { tag: String, seat: Option<usize> },
+    }
+
+    impl<'de> Deserialize<'de> for ReasonIn {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Reason;
+            impl<'de> serde::de::Visitor<'de> for Reason {
+                type Value = ReasonIn;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a reason: a name or a map with `reason` and `seat`")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ReasonIn, E> {
+                    Ok(ReasonIn::Name(v.to_owned()))
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<ReasonIn, A::Error> {
+                    use serde::de::Error;
+                    let (mut tag, mut seat) = (None, None);
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "reason" => tag = Some(map.next_value::<String>()?),
+                            "seat" => seat = Some(map.next_value::<usize>()?),
+                            other => {
+                                return Err(A::Error::unknown_field(other, &["reason", "seat"]))
+                            }
+                        }
+                    }
+                    let tag = tag.ok_or_else(|| A::Error::missing_field("reason"))?;
+                    Ok(ReasonIn::Room { tag, seat })
+                }
+            }
+            d.deserialize_any(Reason)
+        }
+    }
+
+    /// [`MatchResult`] as read.
+    #[derive(Deserialize)]
+    struct MatchResultIn {
+        winner: Option<Color>,
+        reason: ReasonIn,
         at: Millis,
     }
 
@@ -911,16 +961,14 @@ mod saved {
         fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             let loser = self.winner.map(|w| seat_of(!w));
             let reason = match self.reason {
-                EndReason::Board => ReasonData::Name("board".to_owned()),
-                EndReason::Timeout { seat } if Some(seat) == loser => {
-                    ReasonData::Name("timeout".to_owned())
-                }
+                EndReason::Board => ReasonOut::Name("board"),
+                EndReason::Timeout { seat } if Some(seat) == loser => ReasonOut::Name("timeout"),
                 EndReason::Resigned { seat } if Some(seat) == loser => {
-                    ReasonData::Name("resignation".to_owned())
+                    ReasonOut::Name("resignation")
                 }
-                other => ReasonData::Room(other),
+                other => ReasonOut::Room(other),
             };
-            MatchResultData {
+            MatchResultOut {
                 winner: self.winner,
                 reason,
                 at: self.at,
@@ -932,24 +980,37 @@ mod saved {
     impl<'de> Deserialize<'de> for MatchResult {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             use serde::de::Error;
-            let data = MatchResultData::deserialize(d)?;
+            let data = MatchResultIn::deserialize(d)?;
             let loser = || {
                 data.winner
                     .map(|w| seat_of(!w))
                     .ok_or_else(|| D::Error::custom("a time-out or resignation needs a winner"))
             };
             let reason = match &data.reason {
-                ReasonData::Room(reason) => *reason,
-                ReasonData::Name(name) => match name.as_str() {
+                ReasonIn::Name(name) => match name.as_str() {
                     "board" => EndReason::Board,
                     "timeout" => EndReason::Timeout { seat: loser()? },
                     "resignation" => EndReason::Resigned { seat: loser()? },
-                    other => {
-                        return Err(D::Error::custom(format!(
-                            "{other:?} is not a reason (expected board, timeout or resignation)"
-                        )))
+                    _ => {
+                        return Err(D::Error::custom(
+                            "a reason is board, timeout or resignation",
+                        ))
                     }
                 },
+                ReasonIn::Room { tag, seat } => {
+                    let seat = || seat.ok_or_else(|| D::Error::missing_field("seat"));
+                    match tag.as_str() {
+                        "board" => EndReason::Board,
+                        "timeout" => EndReason::Timeout { seat: seat()? },
+                        "resigned" => EndReason::Resigned { seat: seat()? },
+                        "abandoned" => EndReason::Abandoned { seat: seat()? },
+                        "disconnected" => EndReason::Disconnected { seat: seat()? },
+                        "time_limit" => EndReason::TimeLimit,
+                        "ended_by_host" => EndReason::EndedByHost,
+                        "room_closed" => EndReason::RoomClosed,
+                        _ => return Err(D::Error::custom("not a reason of the rooms")),
+                    }
+                }
             };
             Ok(MatchResult::new(data.winner, reason, data.at))
         }
@@ -1134,7 +1195,9 @@ mod saved {
                 saved.state_version,
                 result.map(game_result),
             )
-            .map_err(|e| LoadError::Inconsistent(e.to_string()))?;
+            .map_err(|_| {
+                LoadError::Inconsistent("the clock does not have two sides".to_string())
+            })?;
             let mut m = LocalMatch {
                 settings: saved.settings,
                 timed,
