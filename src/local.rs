@@ -1,8 +1,10 @@
 //! One local game, whole: against the computer or between two people at one device.
 //!
-//! [`LocalMatch`] is a state machine in the sans-IO style of the crates: the game record
-//! ([`Game`]), the clock ([`Clock`], side 0 black, side 1 white), the [`Settings`] and the
-//! [`MatchResult`]. Every call that changes it takes `now`, the wall-clock time in [`Millis`];
+//! [`LocalMatch`] is a state machine in the sans-IO style of the crates, built on the room
+//! crate's game-and-clock machine, [`TimedGame`], which a room's games use too: the game record
+//! ([`Game`], as a [`ReversiGame`]), the clock ([`Clock`], side 0 black, side 1 white, as the
+//! seats of [`seat_of`]), the [`Settings`] and the [`MatchResult`], whose reason is the rooms'
+//! [`EndReason`]. Every call that changes it takes `now`, the wall-clock time in [`Millis`];
 //! [`LocalMatch::poll_timeout`] says when [`LocalMatch::handle_timeout`] must be called next.
 //! A refused call ([`LocalError`]) leaves the match unchanged. With the `serde` feature it saves
 //! to JSON ([`LocalMatch::save_json`]) and loads back ([`LocalMatch::load_json`]), checked.
@@ -32,6 +34,14 @@ use std::time::Duration;
 use reversi_ai::{AiError, Engine, Level, Limits};
 use reversi_clock::{Clock, Millis, Span, TimeControl};
 use reversi_core::{Color, Game, Move, PlayError, Position, Square, Turn};
+use reversi_room::{GameResult, TimedGame};
+
+use crate::room_adapters::{color_of, seat_of, ReversiGame};
+
+/// Why a match ended: the rooms' reason. A local match ends by [`EndReason::Board`],
+/// [`EndReason::Timeout`] or [`EndReason::Resigned`], the seat being the colour's
+/// ([`seat_of`]: black 0, white 1).
+pub use reversi_room::EndReason;
 
 /// Who plays against the person at the device.
 ///
@@ -164,42 +174,6 @@ impl Settings {
     }
 }
 
-/// Why a match ended.
-///
-/// # Examples
-///
-/// ```
-/// assert_eq!(reversi::local::EndReason::Timeout.name(), "timeout");
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-#[non_exhaustive]
-pub enum EndReason {
-    /// Neither side can move: the discs decide.
-    Board,
-    /// A side ran out of time.
-    Timeout,
-    /// A side resigned.
-    Resignation,
-}
-
-impl EndReason {
-    /// Its name: `board`, `timeout` or `resignation`.
-    ///
-    /// # Examples
-    ///
-    /// See [`EndReason`].
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            EndReason::Board => "board",
-            EndReason::Timeout => "timeout",
-            EndReason::Resignation => "resignation",
-        }
-    }
-}
-
 /// How and when a match ended.
 ///
 /// # Examples
@@ -208,16 +182,30 @@ impl EndReason {
 /// use reversi::local::{EndReason, MatchResult};
 /// use reversi::clock::Millis;
 /// use reversi::core::Color;
-/// let r = MatchResult::new(Some(Color::White), EndReason::Resignation, Millis(5));
+/// let r = MatchResult::new(Some(Color::White), EndReason::Resigned { seat: 0 }, Millis(5));
 /// assert_eq!(r.winner, Some(Color::White));
 /// ```
+///
+/// With the `serde` feature it serialises as it always has in saved matches: the reason as
+/// `"board"`, `"timeout"` or `"resignation"` (the seat is the loser's, the winner's opponent),
+/// any other reason as the rooms' form (`{"reason": "time_limit"}`); both are read.
+///
+/// ```
+/// use reversi::local::{EndReason, MatchResult};
+/// use reversi::clock::Millis;
+/// use reversi::core::Color;
+/// let r = MatchResult::new(Some(Color::Black), EndReason::Timeout { seat: 1 }, Millis(7));
+/// let json = serde_json::to_string(&r).unwrap();
+/// assert_eq!(json, r#"{"winner":"black","reason":"timeout","at":7}"#);
+/// assert_eq!(serde_json::from_str::<MatchResult>(&json).unwrap(), r);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct MatchResult {
     /// The winner, `None` for a draw.
     pub winner: Option<Color>,
-    /// Why it ended.
+    /// Why it ended: for a local match, [`EndReason::Board`], [`EndReason::Timeout`] or
+    /// [`EndReason::Resigned`] (the seat is the losing colour's).
     pub reason: EndReason,
     /// When it ended (wall-clock milliseconds).
     pub at: Millis,
@@ -231,7 +219,7 @@ impl MatchResult {
     /// ```
     /// use reversi::local::{EndReason, MatchResult};
     /// use reversi::clock::Millis;
-    /// let r = MatchResult::new(None, EndReason::Resignation, Millis(8));
+    /// let r = MatchResult::new(None, EndReason::Board, Millis(8));
     /// assert_eq!((r.winner, r.at), (None, Millis(8)));
     /// ```
     pub fn new(winner: Option<Color>, reason: EndReason, at: Millis) -> MatchResult {
@@ -304,31 +292,41 @@ pub enum LoadError {
     Inconsistent(String),
 }
 
-/// A local match: record, clock, settings and result. See the [module](self).
+/// A local match: settings, and the game-and-clock machine (record, clock, result, version).
+/// See the [module](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LocalMatch {
     settings: Settings,
-    game: Game,
-    clock: Clock,
-    result: Option<MatchResult>,
-    version: u64,
+    /// Game number 1; its turn version is the match's state version.
+    timed: TimedGame<ReversiGame>,
 }
 
-/// The clock side of a colour: black is 0, white 1.
+/// The clock side of a colour: its seat, black 0, white 1.
 fn side(color: Color) -> usize {
-    color.index()
-}
-
-fn color_of(side: usize) -> Color {
-    if side == 0 {
-        Color::Black
-    } else {
-        Color::White
-    }
+    seat_of(color)
 }
 
 fn placements(game: &Game) -> usize {
     game.plies().iter().filter(|p| p.mv != Move::Pass).count()
+}
+
+/// A local result from the machine's: a seat's win is its colour's.
+fn match_result(r: GameResult) -> MatchResult {
+    MatchResult {
+        winner: r.outcome.winner().and_then(color_of),
+        reason: r.reason,
+        at: r.at,
+    }
+}
+
+/// The machine's result from a local one.
+#[cfg(feature = "serde")]
+fn game_result(r: MatchResult) -> GameResult {
+    let outcome = match r.winner {
+        Some(color) => reversi_room::SeatOutcome::Winner(seat_of(color)),
+        None => reversi_room::SeatOutcome::Draw,
+    };
+    GameResult::new(1, outcome, r.reason, r.at)
 }
 
 impl LocalMatch {
@@ -359,28 +357,21 @@ impl LocalMatch {
     /// ```
     #[must_use]
     pub fn from_position(settings: Settings, start: Position, now: Millis) -> LocalMatch {
-        let game = Game::from_position(start);
-        let mut clock = Clock::new(settings.time, 2);
-        let mut result = None;
-        if let Some(outcome) = game.outcome() {
-            let _ = clock.stop(now);
-            result = Some(MatchResult {
-                winner: outcome.winner(),
-                reason: EndReason::Board,
-                at: now,
-            });
-        } else {
-            clock
-                .start(now, side(game.position().side_to_move()))
-                .expect("a new clock starts");
-        }
-        LocalMatch {
-            settings,
-            game,
-            clock,
-            result,
-            version: 1,
-        }
+        let game = ReversiGame::from(Game::from_position(start));
+        let mut timed = TimedGame::new(1, game, settings.time, now);
+        timed.set_turn_version(1);
+        LocalMatch { settings, timed }
+    }
+
+    /// The core game record.
+    fn record(&self) -> &Game {
+        self.timed.state().record()
+    }
+
+    /// One more change: the state version goes up.
+    fn changed(&mut self) {
+        let version = self.timed.turn_version() + 1;
+        self.timed.set_turn_version(version);
     }
 
     /// The settings.
@@ -414,7 +405,7 @@ impl LocalMatch {
     /// ```
     #[must_use]
     pub fn game(&self) -> &Game {
-        &self.game
+        self.record()
     }
 
     /// The clock: side 0 is black, side 1 white.
@@ -430,7 +421,7 @@ impl LocalMatch {
     /// ```
     #[must_use]
     pub fn clock(&self) -> &Clock {
-        &self.clock
+        self.timed.clock()
     }
 
     /// How the match ended, once it has.
@@ -440,7 +431,7 @@ impl LocalMatch {
     /// See [`LocalMatch::resign`].
     #[must_use]
     pub fn result(&self) -> Option<MatchResult> {
-        self.result
+        self.timed.result().map(match_result)
     }
 
     /// Whether the match is over.
@@ -450,7 +441,7 @@ impl LocalMatch {
     /// See [`LocalMatch::handle_timeout`].
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.result.is_some()
+        self.timed.is_over()
     }
 
     /// The state version: 1 for a new match, one more after every change (a move, an undo, a
@@ -470,7 +461,7 @@ impl LocalMatch {
     /// ```
     #[must_use]
     pub fn version(&self) -> u64 {
-        self.version
+        self.timed.turn_version()
     }
 
     /// The side to move, `None` once the match is over.
@@ -486,9 +477,7 @@ impl LocalMatch {
     /// ```
     #[must_use]
     pub fn to_move(&self) -> Option<Color> {
-        self.result
-            .is_none()
-            .then(|| self.game.position().side_to_move())
+        (!self.timed.is_over()).then(|| self.record().position().side_to_move())
     }
 
     /// Whether the computer is to move.
@@ -515,7 +504,7 @@ impl LocalMatch {
     /// See the [module](self).
     #[must_use]
     pub fn remaining(&self, color: Color, now: Millis) -> Option<Span> {
-        self.clock.remaining(side(color), now)
+        self.timed.clock().remaining(side(color), now)
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) must be called next, if a flag can fall.
@@ -525,11 +514,7 @@ impl LocalMatch {
     /// See [`LocalMatch::handle_timeout`].
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
-        if self.result.is_some() {
-            None
-        } else {
-            self.clock.poll_timeout()
-        }
+        self.timed.poll_timeout()
     }
 
     /// Notices a flag that fell at or before `now`: the side to move loses on time. Returns
@@ -547,25 +532,15 @@ impl LocalMatch {
     /// assert!(!m.handle_timeout(Millis(14_999)));
     /// assert!(m.handle_timeout(Millis(15_000)));
     /// assert!(m.is_over());
-    /// assert_eq!(m.result().unwrap().reason, EndReason::Timeout);
+    /// assert_eq!(m.result().unwrap().reason, EndReason::Timeout { seat: 0 });
     /// assert_eq!(m.result().unwrap().winner, Some(Color::White));
     /// ```
     pub fn handle_timeout(&mut self, now: Millis) -> bool {
-        if self.result.is_some() {
-            return false;
+        let ended = self.timed.handle_timeout(now);
+        if ended {
+            self.changed();
         }
-        self.clock.handle_timeout(now);
-        while self.clock.poll_event().is_some() {}
-        let Some((flagged, at)) = self.clock.flagged() else {
-            return false;
-        };
-        self.result = Some(MatchResult {
-            winner: Some(!color_of(flagged)),
-            reason: EndReason::Timeout,
-            at,
-        });
-        self.version += 1;
-        true
+        ended
     }
 
     /// Plays a person's move at `square` for the side to move at `now`, switching the clock.
@@ -611,7 +586,7 @@ impl LocalMatch {
     /// ```
     pub fn play_computer(&mut self, square: Square, now: Millis) -> Result<Turn, LocalError> {
         self.handle_timeout(now);
-        if self.result.is_some() {
+        if self.is_over() {
             return Err(LocalError::GameOver);
         }
         if !self.computer_to_move() {
@@ -620,36 +595,30 @@ impl LocalMatch {
         self.place(square, now)
     }
 
+    /// The side to move's move at `now`, through the machine (which switches the clock and
+    /// ends the game by the board); the caller noticed the time-outs up to `now` first.
     fn place(&mut self, square: Square, now: Millis) -> Result<Turn, LocalError> {
-        if self.result.is_some() {
+        let Some(color) = self.to_move() else {
             return Err(LocalError::GameOver);
-        }
-        let mut game = self.game.clone();
-        let turn = game.play(square).map_err(LocalError::IllegalMove)?;
-        let mut clock = self.clock.clone();
-        let next = game.position().side_to_move();
-        if clock.switch(now, side(next)).is_err() {
-            // handle_timeout(now) came first, so no flag can fall here: keep the match as it is.
-            return Err(LocalError::GameOver);
-        }
-        if let Some(outcome) = turn.outcome {
-            let _ = clock.stop(now);
-            self.result = Some(MatchResult {
-                winner: outcome.winner(),
-                reason: EndReason::Board,
-                at: now,
-            });
-        }
-        self.game = game;
-        self.clock = clock;
-        self.version += 1;
+        };
+        // The core says what the move does (flips, pass, outcome), or why it is illegal; the
+        // machine then plays it, which the rules accept as the core did.
+        let turn = self
+            .record()
+            .clone()
+            .play(square)
+            .map_err(LocalError::IllegalMove)?;
+        self.timed
+            .act(now, seat_of(color), &square)
+            .map_err(|_| LocalError::GameOver)?;
+        self.changed();
         Ok(turn)
     }
 
     /// The seed of the computer's engine for the current turn: the settings' seed mixed with
     /// the number of plies, so that each move draws afresh and a saved game goes on the same way.
     fn turn_seed(&self) -> u64 {
-        self.settings.seed ^ (self.game.plies().len() as u64)
+        self.settings.seed ^ (self.record().plies().len() as u64)
     }
 
     /// The computer's engine for this turn (seeded from the settings) and the position to think
@@ -677,7 +646,7 @@ impl LocalMatch {
             return None;
         }
         let level = self.settings.opponent.level()?;
-        Some((level.engine(self.turn_seed()), *self.game.position()))
+        Some((level.engine(self.turn_seed()), *self.record().position()))
     }
 
     /// The computer's choice for this turn within `limits` (which may carry a time source), not
@@ -691,7 +660,7 @@ impl LocalMatch {
     ///
     /// See [`LocalMatch::play_computer`].
     pub fn think(&self, limits: &Limits) -> Result<Square, LocalError> {
-        if self.result.is_some() {
+        if self.is_over() {
             return Err(LocalError::GameOver);
         }
         let (mut engine, pos) = self.computer_engine().ok_or(LocalError::NotComputersTurn)?;
@@ -741,14 +710,14 @@ impl LocalMatch {
         if !self.computer_to_move() {
             return None;
         }
-        let color = self.game.position().side_to_move();
+        let color = self.record().position().side_to_move();
         let left = self.remaining(color, now)?.as_millis();
         let margin = 250.min(left / 4);
         let usable = left.saturating_sub(margin).max(20);
         let share = match self.settings.time {
             TimeControl::PerMove { .. } => usable,
             _ => {
-                let empties = u64::from(self.game.position().empty().count());
+                let empties = u64::from(self.record().position().empty().count());
                 usable / (empties / 2).max(3)
             }
         };
@@ -756,10 +725,10 @@ impl LocalMatch {
     }
 
     fn undone_game(&self) -> Result<Game, LocalError> {
-        if self.result.is_some() {
+        if self.is_over() {
             return Err(LocalError::GameOver);
         }
-        let mut game = self.game.clone();
+        let mut game = self.record().clone();
         match self.settings.opponent {
             Opponent::Computer(_) => game.undo_turn(self.settings.human).map(|_| ()),
             Opponent::Person => game.undo(),
@@ -807,14 +776,12 @@ impl LocalMatch {
     pub fn undo(&mut self, now: Millis) -> Result<usize, LocalError> {
         self.handle_timeout(now);
         let game = self.undone_game()?;
-        let undone = placements(&self.game) - placements(&game);
-        let mut clock = self.clock.clone();
-        clock
-            .undo(now, undone)
+        // One clock switch per placement: passes are not the clock's turns.
+        let undone = placements(self.record()) - placements(&game);
+        self.timed
+            .undo(now, ReversiGame::from(game), undone)
             .map_err(|_| LocalError::NothingToUndo)?;
-        self.game = game;
-        self.clock = clock;
-        self.version += 1;
+        self.changed();
         Ok(undone)
     }
 
@@ -834,25 +801,22 @@ impl LocalMatch {
     /// let mut m = LocalMatch::new(s, Millis(0));
     /// m.resign(Millis(10)).unwrap();
     /// let r = m.result().unwrap();
-    /// assert_eq!((r.winner, r.reason, r.at), (Some(Color::White), EndReason::Resignation, Millis(10)));
+    /// assert_eq!((r.winner, r.reason, r.at), (Some(Color::White), EndReason::Resigned { seat: 0 }, Millis(10)));
     /// assert_eq!(m.resign(Millis(11)), Err(LocalError::GameOver));
     /// ```
     pub fn resign(&mut self, now: Millis) -> Result<(), LocalError> {
         self.handle_timeout(now);
-        if self.result.is_some() {
+        if self.is_over() {
             return Err(LocalError::GameOver);
         }
         let loser = match self.settings.opponent {
             Opponent::Computer(_) => self.settings.human,
-            Opponent::Person => self.game.position().side_to_move(),
+            Opponent::Person => self.record().position().side_to_move(),
         };
-        let _ = self.clock.stop(now);
-        self.result = Some(MatchResult {
-            winner: Some(!loser),
-            reason: EndReason::Resignation,
-            at: now,
-        });
-        self.version += 1;
+        self.timed
+            .resign(now, seat_of(loser))
+            .map_err(|_| LocalError::GameOver)?;
+        self.changed();
         Ok(())
     }
 }
@@ -922,6 +886,133 @@ mod saved {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             let s = SettingsData::deserialize(d)?;
             Ok(Settings::new(s.opponent, s.human, s.time, s.seed))
+        }
+    }
+
+    /// A reason as saved matches have always written it: one of the three names of the
+    /// facade's former `EndReason` (the seat is the loser's, the winner's opponent), or the
+    /// rooms' form for any other.
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum ReasonOut {
+        Name(&'static str),
+        Room(EndReason),
+    }
+
+    /// [`MatchResult`] as saved.
+    #[derive(Serialize)]
+    struct MatchResultOut {
+        winner: Option<Color>,
+        reason: ReasonOut,
+        at: Millis,
+    }
+
+    /// A reason as read: a name, or the rooms' form (`{"reason": "timeout", "seat": 1}`), read
+    /// by hand rather than through an untagged enum, whose buffering the WebAssembly module
+    /// would carry for nothing.
+    enum ReasonIn {
+        Name(String),
+        Room { tag: String, seat: Option<usize> },
+    }
+
+    impl<'de> Deserialize<'de> for ReasonIn {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Reason;
+            impl<'de> serde::de::Visitor<'de> for Reason {
+                type Value = ReasonIn;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a reason: a name or a map with `reason` and `seat`")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ReasonIn, E> {
+                    Ok(ReasonIn::Name(v.to_owned()))
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<ReasonIn, A::Error> {
+                    use serde::de::Error;
+                    let (mut tag, mut seat) = (None, None);
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "reason" => tag = Some(map.next_value::<String>()?),
+                            "seat" => seat = Some(map.next_value::<usize>()?),
+                            other => {
+                                return Err(A::Error::unknown_field(other, &["reason", "seat"]))
+                            }
+                        }
+                    }
+                    let tag = tag.ok_or_else(|| A::Error::missing_field("reason"))?;
+                    Ok(ReasonIn::Room { tag, seat })
+                }
+            }
+            d.deserialize_any(Reason)
+        }
+    }
+
+    /// [`MatchResult`] as read.
+    #[derive(Deserialize)]
+    struct MatchResultIn {
+        winner: Option<Color>,
+        reason: ReasonIn,
+        at: Millis,
+    }
+
+    impl Serialize for MatchResult {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let loser = self.winner.map(|w| seat_of(!w));
+            let reason = match self.reason {
+                EndReason::Board => ReasonOut::Name("board"),
+                EndReason::Timeout { seat } if Some(seat) == loser => ReasonOut::Name("timeout"),
+                EndReason::Resigned { seat } if Some(seat) == loser => {
+                    ReasonOut::Name("resignation")
+                }
+                other => ReasonOut::Room(other),
+            };
+            MatchResultOut {
+                winner: self.winner,
+                reason,
+                at: self.at,
+            }
+            .serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for MatchResult {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            use serde::de::Error;
+            let data = MatchResultIn::deserialize(d)?;
+            let loser = || {
+                data.winner
+                    .map(|w| seat_of(!w))
+                    .ok_or_else(|| D::Error::custom("a time-out or resignation needs a winner"))
+            };
+            let reason = match &data.reason {
+                ReasonIn::Name(name) => match name.as_str() {
+                    "board" => EndReason::Board,
+                    "timeout" => EndReason::Timeout { seat: loser()? },
+                    "resignation" => EndReason::Resigned { seat: loser()? },
+                    _ => {
+                        return Err(D::Error::custom(
+                            "a reason is board, timeout or resignation",
+                        ))
+                    }
+                },
+                ReasonIn::Room { tag, seat } => {
+                    let seat = || seat.ok_or_else(|| D::Error::missing_field("seat"));
+                    match tag.as_str() {
+                        "board" => EndReason::Board,
+                        "timeout" => EndReason::Timeout { seat: seat()? },
+                        "resigned" => EndReason::Resigned { seat: seat()? },
+                        "abandoned" => EndReason::Abandoned { seat: seat()? },
+                        "disconnected" => EndReason::Disconnected { seat: seat()? },
+                        "time_limit" => EndReason::TimeLimit,
+                        "ended_by_host" => EndReason::EndedByHost,
+                        "room_closed" => EndReason::RoomClosed,
+                        _ => return Err(D::Error::custom("not a reason of the rooms")),
+                    }
+                }
+            };
+            Ok(MatchResult::new(data.winner, reason, data.at))
         }
     }
 
@@ -995,10 +1086,10 @@ mod saved {
             SavedMatch {
                 version: SAVE_VERSION,
                 settings: self.settings,
-                game: self.game.clone(),
-                clock: self.clock.clone(),
-                result: self.result,
-                state_version: self.version,
+                game: self.record().clone(),
+                clock: self.clock().clone(),
+                result: self.result(),
+                state_version: self.version(),
             }
         }
 
@@ -1082,10 +1173,14 @@ mod saved {
                                 return bad("the result does not match the final position");
                             }
                         }
-                        EndReason::Timeout | EndReason::Resignation => {
-                            if r.winner.is_none() || saved.game.is_over() {
+                        EndReason::Timeout { seat } | EndReason::Resigned { seat } => {
+                            let loser = r.winner.map(|w| seat_of(!w));
+                            if loser != Some(seat) || saved.game.is_over() {
                                 return bad("a time-out or resignation needs a winner and a game in progress");
                             }
+                        }
+                        other => {
+                            return bad(&format!("a local match does not end by {other}"));
                         }
                     }
                 }
@@ -1093,12 +1188,19 @@ mod saved {
             if saved.state_version == 0 {
                 return bad("the state version is 0");
             }
+            let timed = TimedGame::from_parts(
+                1,
+                ReversiGame::from(saved.game),
+                saved.clock,
+                saved.state_version,
+                result.map(game_result),
+            )
+            .map_err(|_| {
+                LoadError::Inconsistent("the clock does not have two sides".to_string())
+            })?;
             let mut m = LocalMatch {
                 settings: saved.settings,
-                game: saved.game,
-                clock: saved.clock,
-                result,
-                version: saved.state_version,
+                timed,
             };
             m.handle_timeout(now);
             Ok(m)

@@ -92,7 +92,11 @@ fn a_time_out_ends_the_game() {
     let r = m.result().unwrap();
     assert_eq!(
         (r.winner, r.reason, r.at),
-        (Some(Color::Black), EndReason::Timeout, Millis(16_000))
+        (
+            Some(Color::Black),
+            EndReason::Timeout { seat: 1 },
+            Millis(16_000)
+        )
     );
     assert_eq!(m.poll_timeout(), None);
     assert!(!m.handle_timeout(Millis(30_000)));
@@ -113,7 +117,7 @@ fn resignation_against_the_computer_is_the_persons() {
     let r = m.result().unwrap();
     assert_eq!(
         (r.winner, r.reason),
-        (Some(Color::Black), EndReason::Resignation)
+        (Some(Color::Black), EndReason::Resigned { seat: 1 })
     );
     assert_eq!(m.to_move(), None);
     assert_eq!(
@@ -215,7 +219,11 @@ fn save_and_load_round_trip() {
     let r = later.result().unwrap();
     assert_eq!(
         (r.winner, r.reason, r.at),
-        (Some(Color::White), EndReason::Timeout, Millis(35_000))
+        (
+            Some(Color::White),
+            EndReason::Timeout { seat: 0 },
+            Millis(35_000)
+        )
     );
 
     // A finished match loads finished.

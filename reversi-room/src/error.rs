@@ -120,6 +120,10 @@ pub enum RoomError {
     /// An action or a pause while the game is paused.
     #[error("the game is paused")]
     Paused,
+    /// A [`TimedGame::undo`](crate::TimedGame::undo) with no such turns to take back (rooms
+    /// never take actions back).
+    #[error("nothing to undo")]
+    NothingToUndo,
     /// A resume while the host has not paused the game.
     #[error("the game is not paused by the host")]
     NotPaused,

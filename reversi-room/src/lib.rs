@@ -13,6 +13,9 @@
 //! a version that every change bumps, and a refused command (a typed [`RoomError`]) leaves them
 //! exactly as they were.
 //!
+//! - [`TimedGame`] is one game with its clock: the actions of the seat to act, deadlines,
+//!   resignation, the end by the rules, undo, and the one [`EndReason`]. A room plays its games
+//!   in it, and so does the `reversi` facade's local match.
 //! - [`Room`] is one table: hosted (a host, settings, seats, a bot) or online (two guests, 30 s
 //!   a move, a 2-hour limit).
 //! - [`Lobby`] is the online service: guests with reconnection [`Token`]s, a random-matching
@@ -83,6 +86,7 @@ mod matching;
 mod rematch;
 mod room;
 mod snapshot;
+mod timed;
 
 pub use error::RoomError;
 pub use game::{Bot, SeatOutcome, TurnGame};
@@ -102,3 +106,4 @@ pub use snapshot::{
     InviteState, LobbyRoomSnapshot, LobbySnapshot, MemberSnapshot, RematchSnapshot, RoomSnapshot,
     SnapshotError, SNAPSHOT_FORMAT,
 };
+pub use timed::TimedGame;

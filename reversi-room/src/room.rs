@@ -6,7 +6,7 @@ use reversi_clock::{Clock, Millis, Span, TimeControl};
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use crate::{PlayerId, RoomActionLimit, RoomError, SeatOutcome, TurnGame};
+use crate::{PlayerId, RoomActionLimit, RoomError, SeatOutcome, TimedGame, TurnGame};
 
 /// How a room behaves. [`RoomSettings::hosted`] and [`RoomSettings::ONLINE`] are the two kinds
 /// the rules describe; other combinations are allowed.
@@ -672,7 +672,9 @@ pub struct BotTurn {
     pub deadline: Millis,
 }
 
-/// A game being played or just finished.
+/// A game being played or just finished: the game and its clock in the shared machine, and
+/// what only a room has (when it started, its game-length limit, its pauses). The machine's
+/// fields are flattened, so that the room's serde form is what it was before the machine.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(
@@ -683,20 +685,17 @@ pub struct BotTurn {
     ))
 )]
 pub(crate) struct Table<G: TurnGame> {
-    pub(crate) number: u64,
-    pub(crate) state: G,
-    pub(crate) clock: Clock,
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub(crate) game: TimedGame<G>,
     pub(crate) started_at: Millis,
     pub(crate) limit_at: Option<Millis>,
     pub(crate) host_paused: bool,
     pub(crate) auto_paused: bool,
-    pub(crate) turn_version: u64,
-    pub(crate) result: Option<GameResult>,
 }
 
 impl<G: TurnGame> Table<G> {
     pub(crate) fn in_progress(&self) -> bool {
-        self.result.is_none()
+        !self.game.is_over()
     }
     pub(crate) fn paused(&self) -> bool {
         self.host_paused || self.auto_paused
@@ -922,7 +921,7 @@ impl<G: TurnGame> Room<G> {
     /// ```
     #[must_use]
     pub fn turn_version(&self) -> Option<u64> {
-        self.live().map(|t| t.turn_version)
+        self.live().map(|t| t.game.turn_version())
     }
 
     /// Who sits in each seat.
@@ -1033,7 +1032,7 @@ impl<G: TurnGame> Room<G> {
     /// See [`Room`].
     #[must_use]
     pub fn game(&self) -> Option<&G> {
-        self.table.as_ref().map(|t| &t.state)
+        self.table.as_ref().map(|t| t.game.state())
     }
 
     /// The number of games started in the room.
@@ -1067,7 +1066,7 @@ impl<G: TurnGame> Room<G> {
     /// ```
     #[must_use]
     pub fn clock(&self) -> Option<&Clock> {
-        self.table.as_ref().map(|t| &t.clock)
+        self.table.as_ref().map(|t| t.game.clock())
     }
 
     /// When the current game started.
@@ -1135,7 +1134,7 @@ impl<G: TurnGame> Room<G> {
     /// ```
     #[must_use]
     pub fn to_act(&self) -> Option<usize> {
-        self.live().and_then(|t| t.state.to_act())
+        self.live().and_then(|t| t.game.to_act())
     }
 
     /// The deadline of the action due, unless the game is paused or over.
@@ -1152,7 +1151,7 @@ impl<G: TurnGame> Room<G> {
     /// ```
     #[must_use]
     pub fn action_deadline(&self) -> Option<Millis> {
-        self.live().and_then(|t| t.clock.poll_timeout())
+        self.live().and_then(|t| t.game.poll_timeout())
     }
 
     /// When the game in progress reaches the game-length limit, if the room has one.
@@ -1198,7 +1197,7 @@ impl<G: TurnGame> Room<G> {
         if t.paused() {
             return None;
         }
-        let seat = t.state.to_act()?;
+        let seat = t.game.to_act()?;
         let Some(Occupant::Bot { level }) = &self.seats[seat] else {
             return None;
         };
@@ -1206,7 +1205,7 @@ impl<G: TurnGame> Room<G> {
             seat,
             version: self.version,
             level: level.clone(),
-            deadline: t.clock.poll_timeout()?,
+            deadline: t.game.poll_timeout()?,
         })
     }
 
@@ -1217,7 +1216,7 @@ impl<G: TurnGame> Room<G> {
     /// See [`Room`].
     #[must_use]
     pub fn result(&self) -> Option<GameResult> {
-        self.table.as_ref().and_then(|t| t.result)
+        self.table.as_ref().and_then(|t| t.game.result())
     }
 
     /// Why the room closed, if it did.
@@ -1491,8 +1490,8 @@ impl<G: TurnGame> Room<G> {
 
     /// Frees `seat`, ending the game first if the seat plays in it.
     fn unseat(&mut self, now: Millis, player: PlayerId, seat: usize, reason: EndReason) {
-        if self.in_game() {
-            let outcome = self.live().expect("in game").state.forfeit(seat);
+        if let Some(t) = self.live() {
+            let outcome = t.game.state().forfeit(seat);
             self.finish(now, outcome, reason);
         }
         // A reservation may have seated someone else here at the result.
@@ -1626,7 +1625,7 @@ impl<G: TurnGame> Room<G> {
         }
         let t = self.live_mut().expect("in game");
         if !t.auto_paused {
-            let _ = t.clock.pause(now);
+            let _ = t.game.pause(now);
         }
         t.host_paused = true;
         self.emit(
@@ -1648,7 +1647,7 @@ impl<G: TurnGame> Room<G> {
         t.host_paused = false;
         let goes_on = !t.auto_paused;
         if goes_on {
-            let _ = t.clock.resume(now);
+            let _ = t.game.resume(now);
         }
         self.emit(
             now,
@@ -1675,9 +1674,9 @@ impl<G: TurnGame> Room<G> {
         let seat = self
             .seat_of(by)
             .ok_or(RoomError::NotSeated { player: by })?;
-        let t = self.live().ok_or(RoomError::NoGameInProgress)?;
-        let outcome = t.state.forfeit(seat);
-        self.finish(now, outcome, EndReason::Resigned { seat });
+        let t = self.live_mut().ok_or(RoomError::NoGameInProgress)?;
+        t.game.resign(now, seat)?;
+        self.ended();
         Ok(())
     }
 
@@ -1693,36 +1692,17 @@ impl<G: TurnGame> Room<G> {
         if t.paused() {
             return Err(RoomError::Paused);
         }
-        let to_act = t.state.to_act().ok_or(RoomError::NoGameInProgress)?;
-        if to_act != seat {
-            return Err(RoomError::NotYourTurn { seat, to_act });
-        }
-        if version < t.turn_version || version > current {
-            return Err(RoomError::StaleVersion {
-                got: version,
-                turn: t.turn_version,
-                current,
-            });
-        }
-        // `TurnGame::apply` leaves a refused state as it was: no copy to fall back on is needed.
+        t.game.check_turn(seat)?;
+        t.game.check_version(version, current)?;
+        // Deadlines up to `now` ran first: the machine's own look at the clock finds none.
         let t = self.live_mut().expect("in game");
-        t.state
-            .apply(seat, &action)
-            .map_err(|e| RoomError::IllegalAction {
-                seat,
-                reason: e.to_string(),
-            })?;
-        let next = t.state.to_act();
-        // Deadlines up to `now` ran first, so the clock is running and has not flagged.
-        let _ = t.clock.switch(now, next.unwrap_or(seat));
+        t.game.act(now, seat, &action)?;
+        let over = t.game.is_over();
         self.emit(now, EventKind::Acted { seat, action });
-        match next {
-            Some(_) => self.announce_turn(now),
-            None => {
-                let t = self.live().expect("in game");
-                let outcome = t.state.outcome().unwrap_or_else(|| t.state.adjudicate());
-                self.finish(now, outcome, EndReason::Board);
-            }
+        if over {
+            self.ended();
+        } else {
+            self.announce_turn(now);
         }
         Ok(())
     }
@@ -1792,25 +1772,19 @@ impl<G: TurnGame> Room<G> {
 
     fn start_game(&mut self, now: Millis) {
         self.games += 1;
-        let state = self.initial.clone();
-        let mut clock = Clock::new(
+        let game = TimedGame::new(
+            self.games,
+            self.initial.clone(),
             TimeControl::per_move(self.settings.action_limit),
-            self.seats.len(),
+            now,
         );
-        let first = state.to_act();
-        if let Some(seat) = first {
-            let _ = clock.start(now, seat);
-        }
+        let over = game.is_over();
         self.table = Some(Table {
-            number: self.games,
-            state,
-            clock,
+            game,
             started_at: now,
             limit_at: self.settings.game_limit.map(|l| now + l),
             host_paused: false,
             auto_paused: false,
-            turn_version: 0,
-            result: None,
         });
         let seats = self.seats.iter().flatten().cloned().collect();
         self.emit(
@@ -1820,15 +1794,14 @@ impl<G: TurnGame> Room<G> {
                 seats,
             },
         );
-        if first.is_some() {
+        if over {
+            // Nobody has anything to decide: the game is over by its rules at once.
+            self.ended();
+        } else {
             if self.settings.close_when_empty.is_some() && !self.anyone_connected() {
                 self.auto_pause(now);
             }
             self.announce_turn(now);
-        } else {
-            let state = &self.table.as_ref().expect("just set").state;
-            let outcome = state.outcome().unwrap_or_else(|| state.adjudicate());
-            self.finish(now, outcome, EndReason::Board);
         }
     }
 
@@ -1838,7 +1811,7 @@ impl<G: TurnGame> Room<G> {
         if t.paused() {
             return;
         }
-        let (Some(seat), Some(deadline)) = (t.state.to_act(), t.clock.poll_timeout()) else {
+        let (Some(seat), Some(deadline)) = (t.game.to_act(), t.game.poll_timeout()) else {
             return;
         };
         let bot = self.seats[seat].as_ref().is_some_and(Occupant::is_bot);
@@ -1851,20 +1824,29 @@ impl<G: TurnGame> Room<G> {
             },
         );
         let version = self.version;
-        self.live_mut().expect("in game").turn_version = version;
+        self.live_mut()
+            .expect("in game")
+            .game
+            .set_turn_version(version);
     }
 
-    /// The game ends: result, stopped clock, then the bot changes that waited for the result.
+    /// The game ends for a reason of the room's: the machine records the result and stops the
+    /// clock, then the room follows ([`ended`](Room::ended)).
     fn finish(&mut self, at: Millis, outcome: SeatOutcome, reason: EndReason) {
         let t = self.live_mut().expect("finish needs a game in progress");
-        let _ = t.clock.stop(at);
-        let result = GameResult {
-            game: t.number,
-            outcome,
-            reason,
-            at,
+        let _ = t.game.end(at, outcome, reason);
+        self.ended();
+    }
+
+    /// After the machine recorded the game's result (by the rules, a time-out, a resignation or
+    /// the room's `finish`): no more pauses, `GameEnded`, then the bot changes that waited for
+    /// the result, all at the result's instant.
+    fn ended(&mut self) {
+        let Some(t) = self.table.as_mut() else { return };
+        let Some(result) = t.game.result() else {
+            return;
         };
-        t.result = Some(result);
+        let at = result.at;
         t.host_paused = false;
         t.auto_paused = false;
         self.emit(at, EventKind::GameEnded { result });
@@ -1911,7 +1893,7 @@ impl<G: TurnGame> Room<G> {
         }
         t.auto_paused = true;
         if !t.host_paused {
-            let _ = t.clock.pause(now);
+            let _ = t.game.pause(now);
             self.emit(
                 now,
                 EventKind::Paused {
@@ -1944,7 +1926,7 @@ impl<G: TurnGame> Room<G> {
         }
         t.auto_paused = false;
         if !t.host_paused {
-            let _ = t.clock.resume(now);
+            let _ = t.game.resume(now);
             self.emit(
                 now,
                 EventKind::Resumed {
@@ -1974,7 +1956,7 @@ impl<G: TurnGame> Room<G> {
             }
         };
         if let Some(t) = self.live() {
-            consider(t.clock.poll_timeout(), Due::Action);
+            consider(t.game.poll_timeout(), Due::Action);
             consider(t.limit_at, Due::GameLimit);
         }
         for (&player, m) in &self.members {
@@ -1988,17 +1970,16 @@ impl<G: TurnGame> Room<G> {
         match due {
             Due::Action => {
                 let t = self.live_mut().expect("an action deadline needs a game");
-                t.clock.handle_timeout(at);
-                while t.clock.poll_event().is_some() {}
-                let (seat, flag_at) = t.clock.flagged().expect("the deadline has come");
-                let outcome = t.state.forfeit(seat);
-                self.finish(flag_at, outcome, EndReason::Timeout { seat });
+                if t.game.handle_timeout(at) {
+                    self.ended();
+                }
             }
             Due::GameLimit => {
                 let outcome = self
                     .live()
                     .expect("a limit needs a game")
-                    .state
+                    .game
+                    .state()
                     .adjudicate();
                 self.finish(at, outcome, EndReason::TimeLimit);
             }

@@ -25,7 +25,7 @@ use crate::matching::{Invite, InviteStatus};
 use crate::room::Table;
 use crate::{
     Activity, CloseReason, GameResult, InviteCode, Lobby, LobbySettings, Member, Occupant,
-    PlayerId, RematchOffer, RematchState, Room, RoomId, RoomSettings, Token, TurnGame,
+    PlayerId, RematchOffer, RematchState, Room, RoomId, RoomSettings, TimedGame, Token, TurnGame,
 };
 
 /// The format version of the snapshots this crate writes, and the only one it reads. A change to
@@ -527,15 +527,15 @@ impl<G: TurnGame> Room<G> {
             bot_leaving: self.bot_leaving,
             games_started: self.games,
             game: self.table.as_ref().map(|t| GameSnapshot {
-                number: t.number,
-                state: t.state.clone(),
+                number: t.game.number(),
+                state: t.game.state().clone(),
                 started_at: t.started_at,
                 limit_at: t.limit_at,
-                turn_version: t.turn_version,
+                turn_version: t.game.turn_version(),
                 paused_by_host: t.host_paused,
                 paused_nobody_connected: t.auto_paused,
-                result: t.result,
-                clock: clock_snapshot(&t.clock),
+                result: t.game.result(),
+                clock: clock_snapshot(t.game.clock()),
             }),
             closes_at: self.close_at,
             closed: self.closed,
@@ -746,15 +746,11 @@ fn table_from<G: TurnGame>(
         (Some(_), _) => return inconsistent("a finished game with its clock running"),
     }
     Ok(Table {
-        number: g.number,
-        state: g.state,
-        clock,
+        game: TimedGame::from_parts(g.number, g.state, clock, g.turn_version, g.result)?,
         started_at: g.started_at,
         limit_at: g.limit_at,
         host_paused: g.paused_by_host,
         auto_paused: g.paused_nobody_connected,
-        turn_version: g.turn_version,
-        result: g.result,
     })
 }
 

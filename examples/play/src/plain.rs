@@ -232,10 +232,10 @@ impl<W: Write> Plain<'_, W> {
         let pos = m.game().position();
         let (b, w) = (pos.count(Color::Black), pos.count(Color::White));
         match (end.reason, end.winner) {
-            (EndReason::Timeout, Some(winner)) => {
+            (EndReason::Timeout { .. }, Some(winner)) => {
                 writeln!(self.out, "{} ran out of time: {winner} wins", !winner)?;
             }
-            (EndReason::Resignation, Some(winner)) => {
+            (EndReason::Resigned { .. }, Some(winner)) => {
                 writeln!(self.out, "{} resigns: {winner} wins", !winner)?;
             }
             (_, Some(c)) => writeln!(self.out, "game over: {c} wins")?,

@@ -808,10 +808,10 @@ impl<'a> App<'a> {
             None => "A draw.".to_string(),
         };
         let how = match (end.reason, end.winner) {
-            (EndReason::Timeout, Some(winner)) => {
+            (EndReason::Timeout { .. }, Some(winner)) => {
                 format!("{} ran out of time. ", title(!winner))
             }
-            (EndReason::Resignation, Some(winner)) => format!("{} resigned. ", title(!winner)),
+            (EndReason::Resigned { .. }, Some(winner)) => format!("{} resigned. ", title(!winner)),
             _ => String::new(),
         };
         Some(format!(" Game over. {how}Black {b}, White {w}. {verdict}"))

@@ -23,10 +23,20 @@ use std::cell::RefCell;
 use reversi::ai::{Level, Limits, TimeSource};
 use reversi::clock::{parse_total_time, Millis, Span, TimeControl};
 use reversi::core::{Color, Position, Square};
-use reversi::local::{LocalError, LocalMatch, Opponent, Settings};
+use reversi::local::{EndReason, LocalError, LocalMatch, Opponent, Settings};
 use reversi::view::{BoardView, ClockView};
 use serde::Serialize;
 use serde_json::{json, Value};
+
+/// The page's name of why a game ended: `board`, `timeout` or `resignation` (the names the
+/// saved matches use too); a local match ends in no other way.
+fn reason_name(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Timeout { .. } => "timeout",
+        EndReason::Resigned { .. } => "resignation",
+        _ => "board",
+    }
+}
 
 /// The time control of a local game, as the page asks for it (and shows it back). Read by hand
 /// ([`TimeSpec::read`]): derived readers of tagged enums cost the module tens of kilobytes.
@@ -385,7 +395,7 @@ impl WebGame {
             "status": if m.is_over() { "over" } else { "playing" },
             "result": m.result().map(|r| json!({
                 "winner": r.winner,
-                "reason": r.reason.name(),
+                "reason": reason_name(r.reason),
             })),
             "clock": ClockView::of(m.clock(), now),
             "can_undo": m.can_undo(),
