@@ -496,6 +496,51 @@ async fn an_invite_stays_open_through_its_creators_reconnection_grace() {
     assert_eq!(refusal(&mut w).await, "invite_cancelled");
 }
 
+/// As on a single server, a guest who stays away past its reconnection grace out of a game is
+/// forgotten: its token no longer reconnects, on any node; within the grace it does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_away_past_its_grace_is_forgotten_on_every_node() {
+    if !redis_here() {
+        return;
+    }
+    let test = "forgotten";
+    let grace = ["--reconnect-secs", "1"];
+    let a = Node::spawn_with(redis_url(), test, LEASE_MS, temp_db(test, 0), &grace);
+    let b = Node::spawn_with(redis_url(), test, LEASE_MS, temp_db(test, 1), &grace);
+    let mut x = Client::connect(a.addr).await;
+    x.send(&ClientMsg::Queue { rid: None }).await;
+    let (_, tx) = x.guest().await;
+    drop(x);
+    let mut y = Client::connect(a.addr).await;
+    y.send(&ClientMsg::Queue { rid: None }).await;
+    let (py, ty) = y.guest().await;
+    // y comes back at once on the other node; x after its grace.
+    drop(y);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut back = Client::connect(b.addr).await;
+    back.send(&ClientMsg::Reconnect {
+        rid: None,
+        token: ty.clone(),
+    })
+    .await;
+    assert_eq!(back.guest().await, (py, ty));
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let mut late = Client::connect(b.addr).await;
+    late.send(&ClientMsg::Reconnect {
+        rid: None,
+        token: tx.clone(),
+    })
+    .await;
+    let answer = late
+        .until("guest or a refusal", |m| match m {
+            ServerMsg::Guest { player, .. } => Some(Ok(player)),
+            ServerMsg::Error { code, .. } => Some(Err(code)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(answer, Err("wrong_token".to_owned()));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_reconnects_with_the_token_on_another_node() {
     if !redis_here() {

@@ -24,6 +24,10 @@ impl Keys {
     pub(super) fn proom(&self, p: u64) -> String {
         format!("{}:proom:{p}", self.0)
     }
+    /// When a disconnected guest's reconnection grace ends (ms), set when its connection drops.
+    pub(super) fn away(&self, p: u64) -> String {
+        format!("{}:away:{p}", self.0)
+    }
     pub(super) fn invite(&self, code: &str) -> String {
         format!("{}:invite:{code}", self.0)
     }

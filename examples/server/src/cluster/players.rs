@@ -285,6 +285,7 @@ impl Node {
                         .ok_or_else(|| room_refusal(&RoomError::WrongToken))?,
                 };
                 let p = PlayerId(n);
+                self.check_grace(p, now).await?;
                 if let Some(old) = self.players.remove(&p) {
                     // The token proves who it is: the old connection is replaced.
                     if let Some(c) = self.conns.get_mut(&old.conn) {
@@ -427,18 +428,45 @@ impl Node {
         Ok(())
     }
 
+    /// The lobby's rule for coming back ([`reversi::room::Lobby::reconnect`]): a guest who was
+    /// away longer than its reconnection grace while not in a game was forgotten, and its token
+    /// no longer reconnects (it still reads its finished games). In a game, the room decides.
+    async fn check_grace(&mut self, p: PlayerId, now: Millis) -> Res<()> {
+        let until: Option<u64> = self
+            .get(self.keys.away(p.0))
+            .await?
+            .and_then(|s| s.parse().ok());
+        let Some(until) = until else {
+            return Ok(());
+        };
+        if now.0 >= until && self.get(self.keys.proom(p.0)).await?.is_none() {
+            return Err(room_refusal(&RoomError::WrongToken));
+        }
+        self.q::<()>(redis::cmd("DEL").arg(self.keys.away(p.0)))
+            .await
+    }
+
     /// A player's connection to this node closed, as [`reversi::room::Lobby::disconnect`] has
-    /// it: its wait ends, its open invite stays until its reconnection grace ends.
+    /// it: its wait ends, its open invite stays until its reconnection grace ends, after which
+    /// (out of a game) it is forgotten.
     async fn disconnected(&mut self, p: PlayerId, now: Millis) {
         let Some(l) = self.players.remove(&p) else {
             return;
         };
+        let grace_until = now.0.saturating_add(self.reconnect_grace);
+        let mut c = redis::cmd("SET");
+        c.arg(self.keys.away(p.0))
+            .arg(grace_until)
+            .arg("PX")
+            .arg(TOKEN_TTL_MS);
+        if let Err(e) = self.q::<()>(&c).await {
+            tracing::warn!(error = %e.message, "a guest's grace not recorded");
+        }
         match l.act {
             Act::Waiting { .. } => {
                 let _ = self.queue_cancel(p).await;
             }
             Act::Inviting { code, until } if until > now.0 => {
-                let grace_until = now.0.saturating_add(self.reconnect_grace);
                 self.local_timers.insert((until.min(grace_until), p.0));
                 self.away.insert(
                     p,
