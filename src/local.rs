@@ -998,18 +998,7 @@ mod saved {
                     }
                 },
                 ReasonIn::Room { tag, seat } => {
-                    let seat = || seat.ok_or_else(|| D::Error::missing_field("seat"));
-                    match tag.as_str() {
-                        "board" => EndReason::Board,
-                        "timeout" => EndReason::Timeout { seat: seat()? },
-                        "resigned" => EndReason::Resigned { seat: seat()? },
-                        "abandoned" => EndReason::Abandoned { seat: seat()? },
-                        "disconnected" => EndReason::Disconnected { seat: seat()? },
-                        "time_limit" => EndReason::TimeLimit,
-                        "ended_by_host" => EndReason::EndedByHost,
-                        "room_closed" => EndReason::RoomClosed,
-                        _ => return Err(D::Error::custom("not a reason of the rooms")),
-                    }
+                    EndReason::from_parts(tag, *seat).map_err(D::Error::custom)?
                 }
             };
             Ok(MatchResult::new(data.winner, reason, data.at))

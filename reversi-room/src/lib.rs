@@ -98,8 +98,8 @@ pub use lobby::{
 pub use matching::{draw_seats, Invite, InviteStatus, MatchQueue, QueueEntry, QueueOffer};
 pub use rematch::{RematchOffer, RematchState, RematchStep};
 pub use room::{
-    BotTurn, CloseReason, EndReason, Event, EventKind, GameResult, Member, Occupant, PauseCause,
-    Room, RoomCommand, RoomSettings,
+    BotTurn, CloseReason, EndReason, EndReasonError, Event, EventKind, GameResult, Member,
+    Occupant, PauseCause, Room, RoomCommand, RoomSettings,
 };
 pub use snapshot::{
     ClockPhase, ClockSnapshot, GameSnapshot, GeneratorSnapshot, GuestSnapshot, InviteSnapshot,

@@ -329,6 +329,122 @@ pub enum EndReason {
     RoomClosed,
 }
 
+impl EndReason {
+    /// Its name, as it serialises (`board`, `timeout`, `resigned`, `abandoned`, `disconnected`,
+    /// `time_limit`, `ended_by_host`, `room_closed`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::EndReason;
+    /// assert_eq!(EndReason::Resigned { seat: 0 }.name(), "resigned");
+    /// assert_eq!(EndReason::TimeLimit.name(), "time_limit");
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Board => "board",
+            EndReason::Timeout { .. } => "timeout",
+            EndReason::Resigned { .. } => "resigned",
+            EndReason::Abandoned { .. } => "abandoned",
+            EndReason::Disconnected { .. } => "disconnected",
+            EndReason::TimeLimit => "time_limit",
+            EndReason::EndedByHost => "ended_by_host",
+            EndReason::RoomClosed => "room_closed",
+        }
+    }
+
+    /// The seat it names (the one that timed out, resigned, left or stayed away), if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::EndReason;
+    /// assert_eq!(EndReason::Timeout { seat: 1 }.seat(), Some(1));
+    /// assert_eq!(EndReason::Board.seat(), None);
+    /// ```
+    #[must_use]
+    pub fn seat(self) -> Option<usize> {
+        match self {
+            EndReason::Timeout { seat }
+            | EndReason::Resigned { seat }
+            | EndReason::Abandoned { seat }
+            | EndReason::Disconnected { seat } => Some(seat),
+            EndReason::Board
+            | EndReason::TimeLimit
+            | EndReason::EndedByHost
+            | EndReason::RoomClosed => None,
+        }
+    }
+
+    /// The reason of a [`name`](EndReason::name) and a [`seat`](EndReason::seat), for hosts
+    /// that store the two apart; a seat given to a reason without one is ignored.
+    ///
+    /// # Errors
+    ///
+    /// [`EndReasonError::Unknown`] for a name that is no reason, [`EndReasonError::NoSeat`] for a
+    /// reason that needs a seat without one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_room::{EndReason, EndReasonError};
+    /// let r = EndReason::Abandoned { seat: 1 };
+    /// assert_eq!(EndReason::from_parts(r.name(), r.seat()), Ok(r));
+    /// assert_eq!(EndReason::from_parts("timeout", None), Err(EndReasonError::NoSeat { name: "timeout".into() }));
+    /// assert!(EndReason::from_parts("draw", None).is_err());
+    /// ```
+    pub fn from_parts(name: &str, seat: Option<usize>) -> Result<EndReason, EndReasonError> {
+        let seat = || {
+            seat.ok_or_else(|| EndReasonError::NoSeat {
+                name: name.to_owned(),
+            })
+        };
+        Ok(match name {
+            "board" => EndReason::Board,
+            "timeout" => EndReason::Timeout { seat: seat()? },
+            "resigned" => EndReason::Resigned { seat: seat()? },
+            "abandoned" => EndReason::Abandoned { seat: seat()? },
+            "disconnected" => EndReason::Disconnected { seat: seat()? },
+            "time_limit" => EndReason::TimeLimit,
+            "ended_by_host" => EndReason::EndedByHost,
+            "room_closed" => EndReason::RoomClosed,
+            _ => {
+                return Err(EndReasonError::Unknown {
+                    name: name.to_owned(),
+                })
+            }
+        })
+    }
+}
+
+/// Why [`EndReason::from_parts`] found no reason.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_room::{EndReason, EndReasonError};
+/// let e = EndReason::from_parts("draw", None).unwrap_err();
+/// assert_eq!(e, EndReasonError::Unknown { name: "draw".into() });
+/// assert_eq!(e.to_string(), "\"draw\" is not a reason a game ends for");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EndReasonError {
+    /// The name is no reason.
+    #[error("{name:?} is not a reason a game ends for")]
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+    /// The reason names a seat, and none was given.
+    #[error("the reason {name:?} needs a seat")]
+    NoSeat {
+        /// The reason's name.
+        name: String,
+    },
+}
+
 impl std::fmt::Display for EndReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -535,19 +535,7 @@ fn clock_record(c: &ClockSnapshot, limit: Span, sides: usize) -> ClockRecord {
 }
 
 fn reason_parts(r: &EndReason) -> (&'static str, Option<usize>) {
-    match *r {
-        EndReason::Board => ("board", None),
-        EndReason::Timeout { seat } => ("timeout", Some(seat)),
-        EndReason::Resigned { seat } => ("resigned", Some(seat)),
-        EndReason::Abandoned { seat } => ("abandoned", Some(seat)),
-        EndReason::Disconnected { seat } => ("disconnected", Some(seat)),
-        EndReason::TimeLimit => ("time_limit", None),
-        EndReason::EndedByHost => ("ended_by_host", None),
-        EndReason::RoomClosed => ("room_closed", None),
-        // A reason added to the room crate later: its serde name.
-        #[allow(unreachable_patterns)]
-        _ => ("unknown", None),
-    }
+    (r.name(), r.seat())
 }
 
 fn game_record(g: &GameSnapshot<ReversiGame>, s: &RoomSnapshot<ReversiGame>) -> GameRec {
@@ -801,21 +789,8 @@ fn result_of(r: &ResultRecord, number: u64) -> Result<GameResult, RecordError> {
         (None, false) => SeatOutcome::NoResult,
         (Some(_), true) => return invalid("a result with both a winner and a draw"),
     };
-    let seat = || match r.seat {
-        Some(seat) => Ok(seat),
-        None => invalid(format!("the end reason {:?} names no seat", r.reason)),
-    };
-    let reason = match r.reason.as_str() {
-        "board" => EndReason::Board,
-        "timeout" => EndReason::Timeout { seat: seat()? },
-        "resigned" => EndReason::Resigned { seat: seat()? },
-        "abandoned" => EndReason::Abandoned { seat: seat()? },
-        "disconnected" => EndReason::Disconnected { seat: seat()? },
-        "time_limit" => EndReason::TimeLimit,
-        "ended_by_host" => EndReason::EndedByHost,
-        "room_closed" => EndReason::RoomClosed,
-        other => return invalid(format!("unknown end reason {other:?}")),
-    };
+    let reason = EndReason::from_parts(&r.reason, r.seat)
+        .map_err(|e| RecordError::Invalid(format!("the end reason: {e}")))?;
     Ok(GameResult::new(number, outcome, reason, Millis(r.at)))
 }
 
