@@ -1498,9 +1498,15 @@ impl<G: TurnGame> Lobby<G> {
                     _ => g.disconnected_at.map(|t| t + self.settings.reconnect_grace),
                 }
             }
+            // An open invite expires; a closed one is forgotten one lifetime after its expiry
+            // (until then a late joiner learns why it is closed).
             Due::Invite(code) => {
                 let i = self.invites.get(code)?;
-                (i.status == InviteStatus::Open).then_some(i.expires_at)
+                Some(if i.status == InviteStatus::Open {
+                    i.expires_at
+                } else {
+                    i.expires_at + self.settings.invite_ttl
+                })
             }
         }
     }
@@ -1755,7 +1761,14 @@ impl<G: TurnGame> Lobby<G> {
             Due::Wait(player) => {
                 self.stop_waiting(at, player, LobbyEventKind::WaitExpired { player });
             }
-            Due::Invite(code) => self.end_invite(at, &code, InviteStatus::Expired),
+            Due::Invite(code) => {
+                if self.invites.get(&code).map(|i| i.status) == Some(InviteStatus::Open) {
+                    self.end_invite(at, &code, InviteStatus::Expired);
+                } else {
+                    self.invites.remove(&code);
+                    self.touch(Due::Invite(code));
+                }
+            }
             Due::Drop(player) => {
                 let activity = self.guests[&player].activity.clone();
                 self.forget(

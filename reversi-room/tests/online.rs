@@ -299,6 +299,29 @@ fn an_invite_is_joined_once_and_unknown_expired_cancelled_or_full_codes_get_type
 }
 
 #[test]
+fn a_closed_invite_is_forgotten_one_lifetime_after_its_expiry() {
+    let mut w = World::new(6);
+    let (a, _) = w.guest();
+    let (b, _) = w.guest();
+    let (c, _) = w.guest();
+    // Used at 1 s; it would have expired at 601 s; forgotten at 1 201 s.
+    let code = w.lobby.create_invite(t(1), a, "nim").unwrap();
+    w.lobby.join_invite(t(1), b, &code).unwrap();
+    w.refused(
+        t(1_200),
+        |l| l.join_invite(t(1_200), c, &code),
+        RoomError::InviteFull { code: code.clone() },
+    );
+    w.lobby.handle_timeout(t(1_201));
+    w.refused(
+        t(1_201),
+        |l| l.join_invite(t(1_201), c, &code),
+        RoomError::UnknownInvite { code: code.clone() },
+    );
+    assert!(w.lobby.snapshot().invites.is_empty());
+}
+
+#[test]
 fn own_invite_is_refused() {
     let mut w = World::new(6);
     let (a, _) = w.guest();
