@@ -689,9 +689,20 @@ impl LocalMatch {
         self.play_computer(square, now)
     }
 
-    /// How long the computer may think at `now` without losing on time: most of a per-move
-    /// limit, a share of a bank by the moves left; `None` without a time limit or when it is not
-    /// the computer's turn. The caller adds it to the search's [`Limits`].
+    /// How long the computer may think at `now` without losing on time; `None` without a time
+    /// limit or when it is not the computer's turn. The caller adds it to the search's
+    /// [`Limits`].
+    ///
+    /// What a move gets on its own is used, a bank is shared out over the computer's moves left
+    /// (half the empty squares), and a quarter of a second (or a quarter of the time to the flag,
+    /// if less) is kept back:
+    /// - per move: the limit;
+    /// - total: the bank's share;
+    /// - per move and total: the bank's share, within the move's limit;
+    /// - Fischer increment and simple delay: the bank's share, plus three quarters of the
+    ///   increment or the delay (which come back after the move);
+    /// - byo-yomi: the main time's share, plus three quarters of a period (a move made within a
+    ///   period keeps it).
     ///
     /// # Examples
     ///
@@ -714,14 +725,24 @@ impl LocalMatch {
         let left = self.remaining(color, now)?.as_millis();
         let margin = 250.min(left / 4);
         let usable = left.saturating_sub(margin).max(20);
+        let moves = (u64::from(self.record().position().empty().count()) / 2).max(3);
+        let bank = self
+            .timed
+            .clock()
+            .bank(side(color), now)
+            .map_or(0, |b| b.as_millis().saturating_sub(margin));
         let share = match self.settings.time {
             TimeControl::PerMove { .. } => usable,
-            _ => {
-                let empties = u64::from(self.record().position().empty().count());
-                usable / (empties / 2).max(3)
+            TimeControl::Fischer {
+                increment: free, ..
             }
+            | TimeControl::Delay { delay: free, .. }
+            | TimeControl::ByoYomi { period: free, .. } => {
+                (bank / moves).saturating_add(free.as_millis() / 4 * 3)
+            }
+            _ => bank / moves,
         };
-        Some(Duration::from_millis(share.min(usable)))
+        Some(Duration::from_millis(share.clamp(20, usable)))
     }
 
     fn undone_game(&self) -> Result<Game, LocalError> {

@@ -307,3 +307,77 @@ fn the_terminal_games_old_saves_still_load() {
     assert_eq!(back.game().transcript(), "f5");
     assert_eq!(back.to_move(), Some(Color::White));
 }
+
+#[test]
+fn the_computer_thinks_as_long_as_each_time_control_allows() {
+    // The computer (black) to move at the start: 60 empties, about 30 of its moves to come,
+    // and a quarter of a second kept back.
+    let s = Span::from_secs;
+    let budget = |time: TimeControl| {
+        let m = LocalMatch::new(
+            settings(Opponent::Computer(Level::Hard), Color::White, time),
+            Millis(0),
+        );
+        m.think_budget(Millis(0)).map(|d| d.as_millis())
+    };
+    assert_eq!(budget(TimeControl::Unlimited), None);
+    assert_eq!(budget(TimeControl::per_move(s(15))), Some(14_750));
+    // A bank: its share.
+    assert_eq!(budget(TimeControl::total(s(300))), Some(299_750 / 30));
+    // Per move and a bank: the bank's share within the move's limit.
+    assert_eq!(budget(TimeControl::combined(s(10), s(300))), Some(9_750));
+    assert_eq!(
+        budget(TimeControl::combined(s(30), s(60))),
+        Some(59_750 / 30)
+    );
+    // An increment, a delay, a byo-yomi period: three quarters of it on top of the share.
+    let fischer = TimeControl::Fischer {
+        bank: s(180),
+        increment: s(2),
+        cap: None,
+    };
+    assert_eq!(budget(fischer), Some(179_750 / 30 + 1_500));
+    let delay = TimeControl::Delay {
+        bank: s(60),
+        delay: s(5),
+    };
+    assert_eq!(budget(delay), Some(59_750 / 30 + 3_750));
+    let byo = TimeControl::ByoYomi {
+        main: s(10),
+        periods: 3,
+        period: s(5),
+    };
+    assert_eq!(budget(byo), Some(9_750 / 30 + 3_750));
+    // Never more than the time to the flag less the margin: a tiny Fischer bank.
+    let tight = TimeControl::Fischer {
+        bank: Span::from_millis(600),
+        increment: s(10),
+        cap: None,
+    };
+    assert_eq!(budget(tight), Some(450));
+}
+
+#[test]
+fn in_byo_yomi_overtime_the_computer_uses_most_of_a_period() {
+    let byo = TimeControl::ByoYomi {
+        main: Span::from_secs(1),
+        periods: 2,
+        period: Span::from_secs(8),
+    };
+    let mut m = LocalMatch::new(
+        settings(Opponent::Computer(Level::Hard), Color::Black, byo),
+        Millis(0),
+    );
+    m.play(sq("d3"), Millis(500)).unwrap();
+    // The computer's main time is whole: its share of 0.75 s over 29 moves, and 6 s of a period.
+    let budget = |m: &LocalMatch, now| m.think_budget(Millis(now)).map(|d| d.as_millis());
+    assert_eq!(budget(&m, 500), Some(750 / 29 + 6_000));
+    // It takes 2 s: its main time is gone, and the move keeps its first period.
+    let reply = m.game().position().legal_move_list()[0];
+    m.play_computer(reply.square().unwrap(), Millis(2_500))
+        .unwrap();
+    let next = m.game().position().legal_move_list()[0];
+    m.play(next.square().unwrap(), Millis(3_000)).unwrap();
+    // In overtime: three quarters of the period.
+    assert_eq!(budget(&m, 3_000), Some(6_000));
+}

@@ -471,22 +471,50 @@ impl Clock {
     pub fn remaining(&self, side: usize, now: Millis) -> Option<Span> {
         assert!(side < self.sides.len(), "side {side} does not exist");
         let budget = self.budget(side)?;
-        let now = now.max(self.last_now);
-        let used = match self.phase {
-            Phase::Running {
-                side: s,
-                used,
-                since,
-            } if s == side => used.saturating_add(now.saturating_since(since)),
-            Phase::Paused { side: s, used }
-            | Phase::Stopped {
-                side: Some(s),
-                used,
-            } if s == side => used,
-            Phase::Flagged { side: s, .. } if s == side => return Some(Span::ZERO),
-            _ => Span::ZERO,
+        let Some(used) = self.turn_used(side, now) else {
+            return Some(Span::ZERO);
         };
         Some(budget.saturating_sub(used))
+    }
+
+    /// The time left in `side`'s bank at `now`, apart from what a move gets on its own: the bank
+    /// under [`TimeControl::Total`], [`TimeControl::Combined`], [`TimeControl::Fischer`] and
+    /// [`TimeControl::Delay`] (before a delay or an increment is given), the main time under
+    /// [`TimeControl::ByoYomi`]; `None` under [`TimeControl::Unlimited`] and
+    /// [`TimeControl::PerMove`], which have none. A player (or an engine) shares it out over
+    /// the moves to come.
+    ///
+    /// # Panics
+    ///
+    /// If `side >= self.sides()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::{Clock, Millis, Span, TimeControl};
+    ///
+    /// let mut clock = Clock::new(TimeControl::combined(Span::from_secs(10), Span::from_secs(60)), 2);
+    /// clock.start(Millis(0), 0).unwrap();
+    /// assert_eq!(clock.remaining(0, Millis(4_000)), Some(Span::from_secs(6)));
+    /// assert_eq!(clock.bank(0, Millis(4_000)), Some(Span::from_secs(56)));
+    /// let byo = TimeControl::ByoYomi { main: Span::from_secs(10), periods: 3, period: Span::from_secs(5) };
+    /// let mut clock = Clock::new(byo, 2);
+    /// clock.start(Millis(0), 0).unwrap();
+    /// assert_eq!(clock.bank(0, Millis(4_000)), Some(Span::from_secs(6)));
+    /// assert_eq!(clock.bank(0, Millis(12_000)), Some(Span::ZERO)); // in the first period
+    /// assert_eq!(Clock::new(TimeControl::ONLINE, 2).bank(0, Millis(0)), None);
+    /// ```
+    #[must_use]
+    pub fn bank(&self, side: usize, now: Millis) -> Option<Span> {
+        assert!(side < self.sides.len(), "side {side} does not exist");
+        match self.control {
+            TimeControl::Unlimited | TimeControl::PerMove { .. } => return None,
+            _ => {}
+        }
+        let Some(used) = self.turn_used(side, now) else {
+            return Some(Span::ZERO);
+        };
+        Some(self.sides[side].bank.saturating_sub(used))
     }
 
     /// For byo-yomi, the periods `side` has left at `now` (counting the one it may be in);
@@ -894,6 +922,26 @@ impl Clock {
                 Some(st.bank + period.saturating_mul(u64::from(st.periods)))
             }
         }
+    }
+
+    /// The time `side` has used of its current turn at `now` (zero when it is not its turn);
+    /// `None` when it flagged.
+    fn turn_used(&self, side: usize, now: Millis) -> Option<Span> {
+        let now = now.max(self.last_now);
+        Some(match self.phase {
+            Phase::Running {
+                side: s,
+                used,
+                since,
+            } if s == side => used.saturating_add(now.saturating_since(since)),
+            Phase::Paused { side: s, used }
+            | Phase::Stopped {
+                side: Some(s),
+                used,
+            } if s == side => used,
+            Phase::Flagged { side: s, .. } if s == side => return None,
+            _ => Span::ZERO,
+        })
     }
 
     /// A side's time after a turn in which it used `used` (less than its budget).
