@@ -240,22 +240,14 @@ impl Node {
                 let (o, a) = (PlayerId(offerer), PlayerId(accepter));
                 if let Err(r) = self.rematch_game(o, (a, node.clone()), rid.as_ref()).await {
                     let text = text_of(&r.to_msg(Some("rematch"), rid.as_ref()), None);
-                    let payload = serde_json::to_string(&Wire::Deliver {
+                    tracing::debug!(room = %room, code = %r.code, "rematch not made");
+                    let wire = Wire::Deliver {
                         player: accepter,
                         text: text.as_str().to_owned(),
                         matched: false,
                         hop: false,
-                    })
-                    .expect("a message serialises");
-                    tracing::debug!(room = %room, code = %r.code, "rematch not made");
-                    let _ = self.io.send(Job {
-                        sends: vec![Out2::Publish {
-                            node,
-                            payload,
-                            forward: None,
-                        }],
-                        ..Job::default()
-                    });
+                    };
+                    self.publish(node, &wire);
                 }
             }
         }
@@ -270,27 +262,17 @@ impl Node {
         let Some(o) = self.rooms.get_mut(&f.room) else {
             // Not ours (any more): the sender asks again at its next sweep.
             self.owners.remove(&f.room);
-            let payload = serde_json::to_string(&Wire::Deliver {
+            let text = refuse(&Refusal::new(
+                ErrorCode::Unavailable,
+                "the room is moving to another node: send it again",
+            ));
+            let wire = Wire::Deliver {
                 player: f.player,
-                text: refuse(&Refusal::new(
-                    ErrorCode::Unavailable,
-                    "the room is moving to another node: send it again",
-                ))
-                .as_str()
-                .to_owned(),
+                text: text.as_str().to_owned(),
                 matched: false,
                 hop: false,
-            })
-            .expect("a message serialises");
-            let _ = self.io.send(Job {
-                save: None,
-                sends: vec![Out2::Publish {
-                    node: f.node.clone(),
-                    payload,
-                    forward: None,
-                }],
-                ..Job::default()
-            });
+            };
+            self.publish(f.node.clone(), &wire);
             return;
         };
         if f.id != 0 {

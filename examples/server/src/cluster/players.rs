@@ -308,20 +308,14 @@ impl Node {
                     .ignore();
                 let (before,): (Option<String>,) = self.qp(&pipe).await?;
                 if let Some(node) = before.filter(|n| *n != self.me) {
-                    let payload = serde_json::to_string(&Wire::Drop {
-                        player: n,
-                        node: Some(self.me.clone()),
-                    })
-                    .expect("a message serialises");
-                    let _ = self.io.send(Job {
-                        save: None,
-                        sends: vec![Out2::Publish {
-                            node,
-                            payload,
-                            forward: None,
-                        }],
-                        ..Job::default()
-                    });
+                    let me = Some(self.me.clone());
+                    self.publish(
+                        node,
+                        &Wire::Drop {
+                            player: n,
+                            node: me,
+                        },
+                    );
                 }
                 self.bind(conn, out, p, token.clone());
                 self.back_from_away(p, now).await;

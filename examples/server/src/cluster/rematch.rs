@@ -106,22 +106,14 @@ impl Node {
                 if node == self.me {
                     return self.rematch_game(other, (p, self.me.clone()), rid).await;
                 }
-                let payload = serde_json::to_string(&Wire::Rematch {
+                let wire = Wire::Rematch {
                     room: room.to_owned(),
                     offerer: other.0,
                     accepter: p.0,
                     node: self.me.clone(),
                     rid: rid.cloned(),
-                })
-                .expect("a message serialises");
-                let _ = self.io.send(Job {
-                    sends: vec![Out2::Publish {
-                        node,
-                        payload,
-                        forward: None,
-                    }],
-                    ..Job::default()
-                });
+                };
+                self.publish(node, &wire);
                 Ok(())
             }
             // A step a newer rule may add: nothing to do here.
