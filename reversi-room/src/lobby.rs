@@ -1162,7 +1162,11 @@ impl<G: TurnGame> Lobby<G> {
         let Activity::Inviting { code } = guest.activity.clone() else {
             return Err(RoomError::NoOpenInvite { player });
         };
-        self.end_invite(now, &code, InviteStatus::Cancelled);
+        self.invites
+            .get_mut(&code)
+            .ok_or(RoomError::NoOpenInvite { player })?
+            .cancel(player)?;
+        self.end_invite(now, &code);
         Ok(())
     }
 
@@ -1587,10 +1591,10 @@ impl<G: TurnGame> Lobby<G> {
         self.emit(now, event);
     }
 
-    fn end_invite(&mut self, now: Millis, code: &InviteCode, status: InviteStatus) {
-        let invite = self.invites.get_mut(code).expect("a known invite");
-        invite.status = status;
-        let creator = invite.creator;
+    /// An invite that its rule just closed (cancelled or expired): its creator is idle again.
+    fn end_invite(&mut self, now: Millis, code: &InviteCode) {
+        let invite = &self.invites[code];
+        let (creator, status) = (invite.creator, invite.status);
         if let Some(g) = self.guests.get_mut(&creator) {
             if matches!(&g.activity, Activity::Inviting { code: c } if c == code) {
                 g.activity = Activity::Idle;
@@ -1616,7 +1620,15 @@ impl<G: TurnGame> Lobby<G> {
             Activity::Waiting { .. } => {
                 self.stop_waiting(now, player, LobbyEventKind::WaitCancelled { player });
             }
-            Activity::Inviting { code } => self.end_invite(now, &code, InviteStatus::Cancelled),
+            Activity::Inviting { code } => {
+                if self
+                    .invites
+                    .get_mut(&code)
+                    .is_some_and(|i| i.cancel(player).is_ok())
+                {
+                    self.end_invite(now, &code);
+                }
+            }
             Activity::Playing { room } => {
                 let _ = self.room_command(now, room, player, RoomCommand::Leave);
             }
@@ -1762,8 +1774,11 @@ impl<G: TurnGame> Lobby<G> {
                 self.stop_waiting(at, player, LobbyEventKind::WaitExpired { player });
             }
             Due::Invite(code) => {
-                if self.invites.get(&code).map(|i| i.status) == Some(InviteStatus::Open) {
-                    self.end_invite(at, &code, InviteStatus::Expired);
+                let open = self.invites.get(&code).map(|i| i.status) == Some(InviteStatus::Open);
+                if open {
+                    if self.invites.get_mut(&code).is_some_and(|i| i.expire(at)) {
+                        self.end_invite(at, &code);
+                    }
                 } else {
                     self.invites.remove(&code);
                     self.touch(Due::Invite(code));

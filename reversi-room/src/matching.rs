@@ -332,6 +332,21 @@ impl Invite {
         }
     }
 
+    /// Whether it can still be joined at `now`: open and not past its expiry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_clock::Millis;
+    /// use reversi_room::{Invite, PlayerId};
+    /// let invite = Invite::new("reversi", PlayerId(1), Millis(60));
+    /// assert!(invite.is_open(Millis(59)) && !invite.is_open(Millis(60)));
+    /// ```
+    #[must_use]
+    pub fn is_open(&self, now: Millis) -> bool {
+        self.status == InviteStatus::Open && now < self.expires_at
+    }
+
     /// Whether `player` may join this invite (whose code is `code`) at `now`.
     ///
     /// # Errors
@@ -350,7 +365,7 @@ impl Invite {
         code: &InviteCode,
     ) -> Result<(), RoomError> {
         match self.status {
-            InviteStatus::Open if now < self.expires_at => {}
+            InviteStatus::Open if self.is_open(now) => {}
             InviteStatus::Open | InviteStatus::Expired => {
                 return Err(RoomError::InviteExpired { code: code.clone() })
             }

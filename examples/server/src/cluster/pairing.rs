@@ -191,8 +191,8 @@ impl Node {
         .await
     }
 
-    /// Whether `p`'s invite `code` is still open at `now` (by [`Invite::check_join`] for anyone
-    /// else: not expired, cancelled or used).
+    /// Whether `p`'s invite `code` is still open at `now` ([`Invite::is_open`]: not expired,
+    /// cancelled or used).
     pub(super) async fn invite_open_of(
         &mut self,
         p: PlayerId,
@@ -205,11 +205,7 @@ impl Node {
         let Ok(s) = serde_json::from_str::<StoredInvite>(&text) else {
             return Ok(false);
         };
-        let Ok(parsed) = code.parse::<InviteCode>() else {
-            return Ok(false);
-        };
-        let stranger = PlayerId(p.0.wrapping_add(1));
-        Ok(s.invite.creator == p && s.invite.check_join(now, stranger, &parsed).is_ok())
+        Ok(s.invite.creator == p && s.invite.is_open(now))
     }
 
     /// [`Invite::expire`] at `now`: whether it ended now (an invite Redis lost counts as ended).
