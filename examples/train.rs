@@ -1,7 +1,8 @@
 //! Trains the pattern evaluation of the Expert level and writes its weights file.
 //!
 //! ```text
-//! cargo run --release --features train --example train -- --seed 1 --games 40000 --threads 1 \
+//! cargo run --release --features train --example train -- --seed 1 --games 100000 \
+//!     --label-depth 6 --solve-empties 16 --threads 2 \
 //!     --out reversi-ai/weights/expert.bin --plot docs/eval-validation.png
 //! ```
 //!
@@ -12,6 +13,13 @@
 //! exact). It prints the validation error (mean absolute error in discs) per stage.
 //! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
 //!
+//! `--check WEIGHTS` measures the weights file `WEIGHTS` on the held-back games of the training
+//! configuration given (`--seed`, `--games`, `--threads`): `--positions N` positions (default
+//! 100) of each number of empties from 16 to `--exact-max E` (default 24) against their exact
+//! scores, and of each group of four empties above against a full-width search `--check-depth D`
+//! plies deep (default 10); it prints a table of mean absolute errors in discs
+//! (`train::check_weights`).
+//!
 //! `--fit-probcut WEIGHTS` fits the Multi-ProbCut parameters of the Expert level's selective
 //! search for the weights file `WEIGHTS` and writes the weights with them to `--out PATH`
 //! (options `--seed`, `--threads`, `--positions N`, `--max-depth N`, `--csv PATH` to keep the
@@ -20,13 +28,15 @@
 //!
 //! ```text
 //! cargo run --release --features train --example train -- --fit-probcut \
-//!     reversi-ai/weights/expert.bin --positions 3000 --max-depth 11 --threads 2 \
+//!     reversi-ai/weights/expert.bin --positions 3000 --max-depth 12 --threads 2 \
 //!     --out reversi-ai/weights/expert.bin
 //! ```
 
 use reversi::ai::pattern::Weights;
 use reversi::ai::probcut;
-use reversi::ai::train::{fit_probcut, train, ProbCutConfig, TrainConfig, Validation};
+use reversi::ai::train::{
+    check_weights, fit_probcut, train, ProbCutConfig, Reference, TrainConfig, Validation,
+};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -58,6 +68,10 @@ fn run() -> Result<(), String> {
     let mut fit_pc: Option<String> = None;
     let mut from_csv: Option<String> = None;
     let mut pc = ProbCutConfig::new(1);
+    let mut check: Option<String> = None;
+    let mut check_positions = None;
+    let mut exact_max = 24;
+    let mut check_depth = 10;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -74,7 +88,14 @@ fn run() -> Result<(), String> {
             "--csv" => csv = Some(value::<String>(&mut args, &a)?),
             "--replot" => replot = Some(value::<String>(&mut args, &a)?),
             "--fit-probcut" => fit_pc = Some(value::<String>(&mut args, &a)?),
-            "--positions" => pc.positions = value(&mut args, &a)?,
+            "--positions" => {
+                let n = value(&mut args, &a)?;
+                pc.positions = n;
+                check_positions = Some(n);
+            }
+            "--check" => check = Some(value::<String>(&mut args, &a)?),
+            "--exact-max" => exact_max = value(&mut args, &a)?,
+            "--check-depth" => check_depth = value(&mut args, &a)?,
             "--max-depth" => pc.max_depth = value(&mut args, &a)?,
             "--from-csv" => from_csv = Some(value::<String>(&mut args, &a)?),
             _ => {
@@ -94,6 +115,36 @@ fn run() -> Result<(), String> {
             csv.as_deref(),
             from_csv.as_deref(),
         );
+    }
+    if let Some(from) = check {
+        let bytes = std::fs::read(&from).map_err(|e| format!("{from}: {e}"))?;
+        let w = Weights::from_bytes(&bytes).map_err(|e| format!("{from}: {e}"))?;
+        if !(16..=30).contains(&exact_max) || !(1..=20).contains(&check_depth) {
+            return Err("--exact-max must be 16 to 30 and --check-depth 1 to 20".into());
+        }
+        let n = check_positions.unwrap_or(100);
+        println!("config: {cfg:?}; {n} positions a row, exact up to {exact_max} empties, search depth {check_depth}");
+        let start = Instant::now();
+        println!("| empties | positions | against | MAE (discs) | zero eval |");
+        println!("|---|---:|---|---:|---:|");
+        for r in check_weights(&w, &cfg, n, exact_max, check_depth) {
+            let against = match r.reference {
+                Reference::Exact => "exact score".to_string(),
+                Reference::Search(d) => format!("{d}-ply search"),
+            };
+            let (lo, hi) = r.empties;
+            let empties = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo}-{hi}")
+            };
+            println!(
+                "| {empties} | {} | {against} | {:.2} | {:.2} |",
+                r.positions, r.mae, r.mae_zero
+            );
+        }
+        println!("checked in {:.0} s", start.elapsed().as_secs_f64());
+        return Ok(());
     }
     if let Some(from) = replot {
         let path = plot.ok_or("--replot needs --plot PATH")?;

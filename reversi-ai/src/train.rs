@@ -8,15 +8,17 @@
 //!    of every game is kept; one game in [`TrainConfig::validation_every`] is held back.
 //! 2. **Labels, from the end backwards.** Stage by stage, from the last empties to the first:
 //!    positions with at most [`TrainConfig::solve_empties`] empties are labelled by an exact
-//!    solve (final disc difference for the side to move); earlier ones by an alpha-beta search
-//!    [`TrainConfig::label_depth`] moves deep whose leaves are evaluated with the stages already
-//!    trained (the leaves have fewer empties, so they are in an earlier stage).
+//!    solve (final disc difference for the side to move); earlier ones by the search core's
+//!    trained search (full width, a pass not counted as a ply) [`TrainConfig::label_depth`]
+//!    plies deep, whose leaves are evaluated with the stages already trained (the leaves have
+//!    fewer empties, so they are in an earlier stage).
 //! 3. **Fit.** Each stage is a ridge regression of the labels on the pattern features and the
 //!    mobility difference, pulled towards the weights of the stage trained before it (so rare
 //!    patterns inherit them), solved by preconditioned conjugate gradients.
 //!
 //! The validation error (mean absolute error in discs) is reported per stage, next to the
-//! error of the zero evaluation.
+//! error of the zero evaluation; [`check_weights`] measures weights against exact scores of
+//! held-back positions up to 24 empties and deeper searches above.
 
 use crate::bits::{flips, legal};
 use crate::eval;
@@ -45,8 +47,8 @@ pub struct TrainConfig {
     pub random_moves: u32,
     /// Positions with at most this many empties are labelled by an exact solve.
     pub solve_empties: u32,
-    /// Depth (in moves placed) of the labelling search of earlier positions; at least 4, so
-    /// that the leaves are in a stage already trained.
+    /// Depth (in moves placed: a pass is not a ply) of the labelling search of earlier
+    /// positions; at least 4, so that the leaves are in a stage already trained.
     pub label_depth: u32,
     /// One game in this many is held back for validation.
     pub validation_every: usize,
@@ -327,92 +329,35 @@ fn terminal(p: u64, o: u64) -> i32 {
     (p.count_ones() as i32 - o.count_ones() as i32) * UNITS_PER_DISC
 }
 
-/// Alpha-beta `depth` moves placed deep (passes not counted), leaves on `w`; evaluation units.
-fn label_search(w: &Weights, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-    let moves = legal(p, o);
-    if moves == 0 {
-        if legal(o, p) == 0 {
-            return terminal(p, o);
-        }
-        return -label_search(w, o, p, depth, -beta, -alpha);
-    }
-    if depth == 0 {
-        return w.eval(p, o);
-    }
-    // Fastest first: fewest replies.
-    let mut kids: Vec<(i32, u64, u64)> = Vec::with_capacity(moves.count_ones() as usize);
-    let mut mm = moves;
-    while mm != 0 {
-        let s = mm.trailing_zeros();
-        mm &= mm - 1;
-        let f = flips(p, o, s);
-        let (np, no) = (o ^ f, p ^ f ^ (1 << s));
-        let key = if depth > 1 {
-            legal(np, no).count_ones() as i32
-        } else {
-            0
-        };
-        kids.push((key, np, no));
-    }
-    kids.sort_unstable_by_key(|k| k.0);
-    let mut best = i32::MIN + 1;
-    for (_, np, no) in kids {
-        let v = -label_search(w, np, no, depth - 1, -beta, -alpha);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
-}
-
 /// Labels of `pos` in discs (and whether exact), using the stages of `w` already trained.
 fn label_all(cfg: &TrainConfig, w: &Weights, pos: &[Pos]) -> Vec<(f32, bool)> {
-    let chunk = pos.len().div_ceil(cfg.threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = pos
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mid = TransTable::new(10);
-                    let mut end = TransTable::new(18);
-                    let stop = AtomicBool::new(false);
-                    part.iter()
-                        .map(|x| {
-                            let empties = (!(x.p | x.o)).count_ones();
-                            if legal(x.p, x.o) == 0 && legal(x.o, x.p) == 0 {
-                                (terminal(x.p, x.o) as f32 / UNITS_PER_DISC as f32, true)
-                            } else if empties <= cfg.solve_empties {
-                                end.new_search();
-                                let mut s = Search::new(&mid, &end, &stop, None, None);
-                                let (score, _) = s.end_root(x.p, x.o, -64, 64);
-                                (score as f32, true)
-                            } else {
-                                let v = label_search(
-                                    w,
-                                    x.p,
-                                    x.o,
-                                    cfg.label_depth,
-                                    -65 * UNITS_PER_DISC,
-                                    65 * UNITS_PER_DISC,
-                                );
-                                (v as f32 / UNITS_PER_DISC as f32, false)
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a labelling thread panicked"))
-            .collect()
-    })
+    par_map(
+        pos,
+        cfg.threads,
+        || {
+            (
+                TransTable::new(16),
+                TransTable::new(18),
+                AtomicBool::new(false),
+            )
+        },
+        |(mid, end, stop), x| {
+            let empties = (!(x.p | x.o)).count_ones();
+            if legal(x.p, x.o) == 0 && legal(x.o, x.p) == 0 {
+                (terminal(x.p, x.o) as f32 / UNITS_PER_DISC as f32, true)
+            } else if empties <= cfg.solve_empties {
+                end.new_search();
+                let mut s = Search::new(mid, end, stop, None, None);
+                let (score, _) = s.end_root(x.p, x.o, -64, 64);
+                (score as f32, true)
+            } else {
+                let mut s = Search::new(mid, end, stop, None, None);
+                s.weights = Some(w);
+                let v = s.trained_score(x.p, x.o, cfg.label_depth);
+                (v as f32 / UNITS_PER_DISC as f32, false)
+            }
+        },
+    )
 }
 
 /// One training sample: feature indices, mobility difference and label.
@@ -581,6 +526,182 @@ pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(&StageReport)) -> Train
     }
 }
 
+/// What a row of [`check_weights`] measures the evaluation against.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::Reference;
+/// assert_ne!(Reference::Exact, Reference::Search(10));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// The exact final disc difference (a solve).
+    Exact,
+    /// A full-width search this many plies deep on the weights themselves.
+    Search(u32),
+}
+
+/// One row of [`check_weights`]: held-back positions with `empties.0..=empties.1` empty
+/// squares, and how far the evaluation is from the reference scores, in discs.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::pattern::Weights;
+/// use reversi_ai::train::{check_weights, TrainConfig};
+/// let rows = check_weights(&Weights::zero(), &TrainConfig::new(1).with_games(20), 2, 17, 2);
+/// assert_eq!(rows[0].empties, (16, 16));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CheckRow {
+    /// The empties of the row's positions (lowest, highest).
+    pub empties: (u32, u32),
+    /// Positions measured.
+    pub positions: usize,
+    /// What the evaluation is compared with.
+    pub reference: Reference,
+    /// Mean absolute error of the evaluation against the reference, in discs.
+    pub mae: f64,
+    /// Mean absolute reference score, in discs (the error of an evaluation that says 0).
+    pub mae_zero: f64,
+}
+
+/// Runs `f` on every item on `threads` threads (each with its own state from `init`), the
+/// results in the items' order.
+fn par_map<T: Sync, S, R: Send>(
+    items: &[T],
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    let chunk = items.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                let (init, f) = (&init, &f);
+                scope.spawn(move || {
+                    let mut state = init();
+                    part.iter().map(|x| f(&mut state, x)).collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a training thread panicked"))
+            .collect()
+    })
+}
+
+/// Measures weights on the held-back games of a training configuration (the games that
+/// [`train`] with `cfg` plays and keeps out of the fit: the same seed, games and
+/// `validation_every`): up to `per_row` positions of each number of empties from 16 to
+/// `exact_max` (at most 30) against their exact scores, then of each group of four empties
+/// above against a full-width search `depth` plies deep on the weights. Positions are taken
+/// evenly over the held-back games; `cfg.threads` threads.
+///
+/// This is the validation that the training's own report cannot give above
+/// [`TrainConfig::solve_empties`], where its labels are searches: it says how far the
+/// evaluation is from the true score.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::pattern::Weights;
+/// use reversi_ai::train::{check_weights, Reference, TrainConfig};
+/// let rows = check_weights(&Weights::zero(), &TrainConfig::new(1).with_games(20), 3, 18, 2);
+/// assert_eq!(rows[..3].iter().map(|r| r.empties.0).collect::<Vec<_>>(), [16, 17, 18]);
+/// assert!(rows[..3].iter().all(|r| r.reference == Reference::Exact));
+/// assert_eq!(rows[3].reference, Reference::Search(2));
+/// // The zero evaluation's error is the mean absolute score.
+/// assert!(rows.iter().all(|r| (r.mae - r.mae_zero).abs() < 1e-9));
+/// ```
+#[must_use]
+pub fn check_weights(
+    w: &Weights,
+    cfg: &TrainConfig,
+    per_row: usize,
+    exact_max: u32,
+    depth: u32,
+) -> Vec<CheckRow> {
+    let exact_max = exact_max.min(30);
+    let held: Vec<Pos> = play_games(cfg).into_iter().filter(|x| x.valid).collect();
+    let mut rows: Vec<((u32, u32), Reference)> = (16..=exact_max)
+        .map(|e| ((e, e), Reference::Exact))
+        .collect();
+    let mut e = exact_max.max(15) + 1;
+    while e <= 60 {
+        rows.push(((e, (e + 3).min(60)), Reference::Search(depth)));
+        e += 4;
+    }
+    let mut jobs: Vec<(usize, Pos)> = Vec::new();
+    for (i, &((lo, hi), _)) in rows.iter().enumerate() {
+        let live = |x: &&Pos| legal(x.p, x.o) != 0 || legal(x.o, x.p) != 0;
+        let of_row: Vec<Pos> = held
+            .iter()
+            .filter(|x| (lo..=hi).contains(&(!(x.p | x.o)).count_ones()))
+            .filter(live)
+            .copied()
+            .collect();
+        let step = (of_row.len() / per_row.max(1)).max(1);
+        jobs.extend(
+            of_row
+                .into_iter()
+                .step_by(step)
+                .take(per_row)
+                .map(|x| (i, x)),
+        );
+    }
+    let scores = par_map(
+        &jobs,
+        cfg.threads,
+        || {
+            (
+                TransTable::new(16),
+                TransTable::new(20),
+                AtomicBool::new(false),
+            )
+        },
+        |(mid, end, stop), &(i, x)| {
+            mid.clear();
+            end.new_search();
+            let mut s = Search::new(mid, end, stop, None, None);
+            s.weights = Some(w);
+            let reference = match rows[i].1 {
+                Reference::Exact => s.end_root(x.p, x.o, -64, 64).0 as f64,
+                Reference::Search(d) => {
+                    f64::from(s.trained_score(x.p, x.o, d)) / f64::from(UNITS_PER_DISC)
+                }
+            };
+            (
+                reference,
+                f64::from(w.eval(x.p, x.o)) / f64::from(UNITS_PER_DISC),
+            )
+        },
+    );
+    rows.iter()
+        .enumerate()
+        .map(|(i, &(empties, reference))| {
+            let mine: Vec<(f64, f64)> = jobs
+                .iter()
+                .zip(&scores)
+                .filter(|((r, _), _)| *r == i)
+                .map(|(_, &s)| s)
+                .collect();
+            let n = mine.len().max(1) as f64;
+            CheckRow {
+                empties,
+                positions: mine.len(),
+                reference,
+                mae: mine.iter().map(|(r, e)| (r - e).abs()).sum::<f64>() / n,
+                mae_zero: mine.iter().map(|(r, _)| r.abs()).sum::<f64>() / n,
+            }
+        })
+        .collect()
+}
+
 /// The settings of [`fit_probcut`].
 ///
 /// # Examples
@@ -670,40 +791,36 @@ pub fn fit_probcut(
         .step_by(step)
         .take(cfg.positions)
         .collect();
-    let chunk = chosen.len().div_ceil(cfg.threads.max(1)).max(1);
-    let samples: Vec<Sample> = std::thread::scope(|scope| {
-        let handles: Vec<_> = chosen
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let (mut tt, end) = (TransTable::new(18), TransTable::new(4));
-                    let stop = AtomicBool::new(false);
-                    let mut out = Vec::new();
-                    for &(p, o) in part {
-                        tt.clear();
-                        let mut s = Search::new(&tt, &end, &stop, None, None);
-                        s.weights = Some(w);
-                        let v: Vec<f32> = (0..=cfg.max_depth)
-                            .map(|d| s.trained_score(p, o, d) as f32 / UNITS_PER_DISC as f32)
-                            .collect();
-                        let empties = (!(p | o)).count_ones();
-                        for d in MIN_DEPTH..=cfg.max_depth {
-                            out.push(Sample {
-                                empties,
-                                depth: d,
-                                shallow: v[shallow_depth(d) as usize],
-                                deep: v[d as usize],
-                            });
-                        }
-                    }
-                    out
+    let samples: Vec<Sample> = par_map(
+        &chosen,
+        cfg.threads,
+        || {
+            (
+                TransTable::new(18),
+                TransTable::new(4),
+                AtomicBool::new(false),
+            )
+        },
+        |(tt, end, stop), &(p, o)| {
+            tt.clear();
+            let mut s = Search::new(tt, end, stop, None, None);
+            s.weights = Some(w);
+            let v: Vec<f32> = (0..=cfg.max_depth)
+                .map(|d| s.trained_score(p, o, d) as f32 / UNITS_PER_DISC as f32)
+                .collect();
+            let empties = (!(p | o)).count_ones();
+            (MIN_DEPTH..=cfg.max_depth)
+                .map(|d| Sample {
+                    empties,
+                    depth: d,
+                    shallow: v[shallow_depth(d) as usize],
+                    deep: v[d as usize],
                 })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a measuring thread panicked"))
-            .collect()
-    });
+                .collect::<Vec<_>>()
+        },
+    )
+    .into_iter()
+    .flatten()
+    .collect();
     ProbCut::fit(&samples).map(|pc| (pc, samples))
 }
