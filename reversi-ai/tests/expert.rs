@@ -87,10 +87,12 @@ fn midgame_hints_are_in_discs() {
     )
     .unwrap();
     assert_eq!(h.len(), 4);
-    // The four first moves are equivalent: the same score, and a small one in discs.
+    // The four first moves are equivalent: a small score in discs, the same to within the
+    // rounding to whole discs (the trained evaluation of the symmetric children may differ in
+    // its last fraction of a disc).
     assert!(h
         .iter()
-        .all(|x| x.score == h[0].score && x.score.abs() <= 16 && !x.exact));
+        .all(|x| (x.score - h[0].score).abs() <= 1 && x.score.abs() <= 16 && !x.exact));
 }
 
 const START: &str = "---------------------------O*------*O--------------------------- *";
