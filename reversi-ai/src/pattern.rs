@@ -325,6 +325,82 @@ pub(crate) fn square_deltas() -> &'static SquareDeltas {
     })
 }
 
+/// How a symmetry of the board reorders the squares of an instance of kind `k`: the board's
+/// symmetries map every instance onto an instance of the same kind, read either in the same
+/// order or in this one (lines and diagonals reversed, the edge mirrored with its X-squares
+/// swapped, the corner 3x3 transposed; the corner 2x5 has no such twin, its eight orientations
+/// being instances of their own). `TWIN_ORDER[k][j]` is the square read `j`-th in the twin.
+const TWIN_ORDER: [[u8; 10]; KINDS] = {
+    let mut t = [[0u8; 10]; KINDS];
+    let mut k = 0;
+    while k < KINDS {
+        let n = SQUARES[k].len();
+        let mut j = 0;
+        while j < n {
+            t[k][j] = match k {
+                0..=7 => (n - 1 - j) as u8,
+                8 => [7, 6, 5, 4, 3, 2, 1, 0, 9, 8][j],
+                9 => [0, 3, 6, 1, 4, 7, 2, 5, 8][j],
+                _ => j as u8,
+            };
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// For each weight of a stage, the smallest index of the weights that the board's symmetries
+/// tie to it: an instance's configuration and its twin (the same squares read in the
+/// [`TWIN_ORDER`]) occur on symmetric boards, so weights equal on each tied pair make the
+/// evaluation the same on all eight symmetries of a position. The dense terms tie to
+/// themselves.
+///
+/// The training fits one weight per tied pair (see [`crate::train`]).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::pattern::{features, tied_index, PER_STAGE};
+/// use reversi_core::Position;
+/// assert_eq!(tied_index(PER_STAGE - 1), PER_STAGE - 1);
+/// // The starting position is symmetric, so its instances come in tied pairs.
+/// let pos = Position::initial();
+/// let f = features(pos.player().0, pos.opponent().0);
+/// assert!(f.iter().all(|&i| tied_index(tied_index(i as usize)) == tied_index(i as usize)));
+/// ```
+///
+/// # Panics
+///
+/// When `index >= PER_STAGE`.
+#[must_use]
+pub fn tied_index(index: usize) -> usize {
+    tie_table()[index] as usize
+}
+
+fn tie_table() -> &'static [u32] {
+    static T: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t: Vec<u32> = (0..PER_STAGE as u32).collect();
+        for k in 0..KINDS {
+            let n = SQUARES[k].len();
+            for (local, slot) in t[OFFSETS[k]..OFFSETS[k + 1]].iter_mut().enumerate() {
+                let mut digits = [0usize; 10];
+                let mut x = local;
+                for d in digits.iter_mut().take(n) {
+                    *d = x % 3;
+                    x /= 3;
+                }
+                let twin: usize = (0..n)
+                    .rev()
+                    .fold(0, |acc, j| acc * 3 + digits[TWIN_ORDER[k][j] as usize]);
+                *slot = (OFFSETS[k] + local.min(twin)) as u32;
+            }
+        }
+        t
+    })
+}
+
 /// The dense terms of a position: the mobility difference (moves of the mover minus moves of
 /// the opponent) and the constant 1, with their indices in a stage.
 ///
@@ -984,6 +1060,39 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked} children");
+    }
+
+    #[test]
+    fn tied_weights_give_the_same_evaluation_on_every_symmetry() {
+        use reversi_core::{Bitboard, Symmetry};
+        let mut w = random_weights(0x5851_F42D_4C95_7F2D);
+        let untied = w.clone();
+        for s in 0..STAGES {
+            for i in 0..PER_STAGE {
+                w.w[s * PER_STAGE + i] = w.w[s * PER_STAGE + tied_index(i)];
+            }
+        }
+        let mut x = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut untied_differ = 0;
+        for _ in 0..300 {
+            crate::bits::tests::xorshift(&mut x);
+            let occupied = x | 0x0000_0018_1800_0000;
+            crate::bits::tests::xorshift(&mut x);
+            let (p, o) = (occupied & x, occupied & !x);
+            let e = w.eval(p, o);
+            for sym in Symmetry::ALL {
+                let (sp, so) = (sym.bitboard(Bitboard(p)).0, sym.bitboard(Bitboard(o)).0);
+                assert_eq!(w.eval(sp, so), e, "{p:#x} {o:#x} {sym:?}");
+                untied_differ += usize::from(untied.eval(sp, so) != untied.eval(p, o));
+            }
+        }
+        // Without the ties the symmetric positions do get other scores.
+        assert!(untied_differ > 1000, "{untied_differ}");
+        // Ties are pairs: the tied index ties to itself.
+        for i in 0..PER_STAGE {
+            assert_eq!(tied_index(tied_index(i)), tied_index(i));
+            assert!(tied_index(i) <= i);
+        }
     }
 
     #[test]

@@ -14,7 +14,9 @@
 //!    fewer empties, so they are in an earlier stage).
 //! 3. **Fit.** Each stage is a ridge regression of the labels on the pattern features and the
 //!    mobility difference, pulled towards the weights of the stage trained before it (so rare
-//!    patterns inherit them), solved by preconditioned conjugate gradients.
+//!    patterns inherit them), solved by preconditioned conjugate gradients. The weights that
+//!    the board's symmetries tie together ([`pattern::tied_index`]) are fitted as one, so the
+//!    evaluation gives the same score to the eight symmetries of a position.
 //!
 //! The validation error (mean absolute error in discs) is reported per stage, next to the
 //! error of the zero evaluation; [`check_weights`] measures weights against exact scores of
@@ -367,10 +369,12 @@ struct Row {
     y: f64,
 }
 
+/// A training row: the position's features as the indices of their tied weights
+/// ([`pattern::tied_index`]), so that the fit has one weight for each tied pair.
 fn row(p: u64, o: u64, y: f64) -> Row {
     let d = pattern::dense(p, o);
     Row {
-        f: pattern::features(p, o),
+        f: pattern::features(p, o).map(|i| pattern::tied_index(i as usize) as u32),
         mob: d[0].1,
         y,
     }
@@ -487,11 +491,15 @@ pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(&StageReport)) -> Train
                 train_rows.push(row(x.p, x.o, f64::from(y)));
             }
         }
-        let fitted = if train_rows.is_empty() {
+        let mut fitted = if train_rows.is_empty() {
             prior.clone()
         } else {
             fit(&train_rows, &prior, cfg.lambda, cfg.iterations)
         };
+        // The fit saw only the first index of each tied pair; its twin gets the same weight.
+        for i in 0..PER_STAGE {
+            fitted[i] = fitted[pattern::tied_index(i)];
+        }
         let discs: Vec<f32> = fitted.iter().map(|&v| v as f32).collect();
         weights.set_stage(s, &discs);
         prior = fitted;
