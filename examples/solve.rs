@@ -24,6 +24,7 @@
 
 use reversi_ai::{Limits, Scoring, SolveOptions, Solver};
 use reversi_core::notation::parse_obf;
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -147,7 +148,8 @@ fn main() -> ExitCode {
                         ),
                         Err(e) => format!("#{n} error: {e}"),
                     };
-                    println!("{out}");
+                    // A closed standard output (`solve ... | head -1`) is no reason to stop.
+                    let _ = writeln!(std::io::stdout().lock(), "{out}");
                     results.lock().expect("results lock").push((*n, r, dt));
                 }
             });
@@ -180,7 +182,8 @@ fn main() -> ExitCode {
         }
     }
     let time = if jobs_at_once == 1 { cpu } else { wall };
-    println!(
+    let _ = writeln!(
+        std::io::stdout().lock(),
         "total nodes={total_nodes} time_s={time:.3} nodes_per_s={:.0}",
         total_nodes as f64 / time.max(1e-9)
     );
