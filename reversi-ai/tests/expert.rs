@@ -87,12 +87,26 @@ fn midgame_hints_are_in_discs() {
     )
     .unwrap();
     assert_eq!(h.len(), 4);
-    // The four first moves are equivalent: a small score in discs, the same to within the
-    // rounding to whole discs (the trained evaluation of the symmetric children may differ in
-    // its last fraction of a disc).
+    // The four first moves are equivalent: the same small score in discs.
     assert!(h
         .iter()
-        .all(|x| (x.score - h[0].score).abs() <= 1 && x.score.abs() <= 16 && !x.exact));
+        .all(|x| x.score == h[0].score && x.score.abs() <= 16 && !x.exact));
+}
+
+#[cfg(feature = "embedded-weights")]
+#[test]
+fn the_trained_evaluation_is_the_same_on_the_eight_symmetries() {
+    use reversi_ai::pattern::Weights;
+    use reversi_core::Symmetry;
+    let w = Weights::embedded().unwrap();
+    for seed in 0..200 {
+        let pos = random_position(seed, 8 + (seed % 50) as u32);
+        let e = w.eval(pos.player().0, pos.opponent().0);
+        for sym in Symmetry::ALL {
+            let s = sym.position(&pos);
+            assert_eq!(w.eval(s.player().0, s.opponent().0), e, "{pos} {sym:?}");
+        }
+    }
 }
 
 const START: &str = "---------------------------O*------*O--------------------------- *";
