@@ -351,12 +351,13 @@ const TWIN_ORDER: [[u8; 10]; KINDS] = {
 };
 
 /// For each weight of a stage, the smallest index of the weights that the board's symmetries
-/// tie to it: an instance's configuration and its twin (the same squares read in the
-/// [`TWIN_ORDER`]) occur on symmetric boards, so weights equal on each tied pair make the
-/// evaluation the same on all eight symmetries of a position. The dense terms tie to
-/// themselves.
+/// tie to it: an instance's configuration and its twin (the same squares read in the order a
+/// symmetry gives them: a line or a diagonal reversed, the edge mirrored with its X-squares
+/// swapped, the corner 3x3 transposed) occur on symmetric boards, so weights equal on each tied
+/// pair make the evaluation the same on all eight symmetries of a position. The dense terms
+/// tie to themselves.
 ///
-/// The training fits one weight per tied pair (see [`crate::train`]).
+/// The training (feature `train`) fits one weight per tied pair.
 ///
 /// # Examples
 ///
