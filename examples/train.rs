@@ -271,7 +271,7 @@ fn probcut_command(
                 "{s} ({:2}-{:2}) {d:2} {:2}: {:.3} {:+.2} {:.2} [{n}]",
                 10 * s + 1,
                 10 * s + 10,
-                probcut::shallow_depth(d),
+                fitted.shallow(d),
                 c.a,
                 c.b,
                 c.sigma

@@ -43,8 +43,10 @@ pub const fn stage(empties: u32) -> usize {
 }
 
 /// The newest format version of a weights file: version 2 adds the Multi-ProbCut parameters
-/// ([`ProbCut`]) after the weights; version 1 files (weights alone) are still read.
-pub const FORMAT_VERSION: u32 = 2;
+/// ([`ProbCut`]) after the weights, version 3 the shallow depth that each depth's parameters
+/// were fitted for ([`ProbCut::shallow`]); files of versions 1 (weights alone) and 2 (paired by
+/// [`crate::probcut::legacy_shallow_depth`]) are still read.
+pub const FORMAT_VERSION: u32 = 3;
 const MAGIC: &[u8; 4] = b"RVPW";
 const HEADER: usize = 16;
 
@@ -485,7 +487,7 @@ pub enum WeightsError {
         /// Checksum of the content.
         computed: u64,
     },
-    /// The Multi-ProbCut section of a version 2 file holds a value out of range.
+    /// The Multi-ProbCut section of a version 2 or 3 file holds a value out of range.
     #[error("the weights file's ProbCut parameters are invalid")]
     ProbCut,
     /// The library was built without embedded weights (feature `embedded-weights`).
@@ -630,7 +632,7 @@ impl Weights {
         self
     }
 
-    /// The file form: header, weights, the ProbCut parameters when there are (version 2),
+    /// The file form: header, weights, the ProbCut parameters when there are (version 3),
     /// checksum.
     ///
     /// # Examples
@@ -643,7 +645,7 @@ impl Weights {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + 2 * self.w.len() + ProbCut::BYTES + 8);
         out.extend_from_slice(MAGIC);
-        let version: u32 = if self.probcut.is_some() { 2 } else { 1 };
+        let version: u32 = if self.probcut.is_some() { 3 } else { 1 };
         out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(STAGES as u32).to_le_bytes());
         out.extend_from_slice(&(PER_STAGE as u32).to_le_bytes());
@@ -702,7 +704,11 @@ impl Weights {
             });
         }
         let n = STAGES * PER_STAGE;
-        let extra = if version >= 2 { ProbCut::BYTES } else { 0 };
+        let extra = match version {
+            1 => 0,
+            2 => ProbCut::LEGACY_BYTES,
+            _ => ProbCut::BYTES,
+        };
         let expected = HEADER + 2 * n + extra + 8;
         if bytes.len() < expected {
             return Err(WeightsError::Truncated {

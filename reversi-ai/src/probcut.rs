@@ -1,6 +1,6 @@
 //! Multi-ProbCut, the selective part of the Expert level's midgame search.
 //!
-//! A search `d` plies deep and one [`shallow_depth`]`(d)` plies deep of the same position give
+//! A search `d` plies deep and one [`shallow_depth`]`(d)` plies deep (of the same parity) of the same position give
 //! related scores: over many positions, `deep ≈ a · shallow + b`, with an error of standard
 //! deviation `σ`. At a node of depth `d`, when the shallow search says that the deep one would
 //! land at or above `beta` (at or below `alpha`) with `t · σ` to spare, the node is cut without
@@ -19,18 +19,53 @@ pub const STAGES: usize = 6;
 /// standard deviations.
 pub const DEFAULT_T: f32 = 1.5;
 
-/// The depth of the shallow search that predicts a search `depth` plies deep (at least 1).
+/// The depth of the shallow search that predicts a search `depth` plies deep, as
+/// [`ProbCut::fit`] pairs them: the deepest of the same parity as `depth` at most half of it
+/// (rounded up), and at least 1. Both searches then end on the same side's ply: a search that
+/// ends on the mover's ply scores higher than one that ends on the opponent's, and a pair of
+/// mixed parities predicts worse (a larger `σ`).
+///
+/// Weights files of format version 2 were fitted with the pairing [`legacy_shallow_depth`];
+/// each [`ProbCut`] knows its own ([`ProbCut::shallow`]).
 ///
 /// # Examples
 ///
 /// ```
 /// use reversi_ai::probcut::shallow_depth;
 /// assert_eq!(shallow_depth(3), 1);
-/// assert_eq!(shallow_depth(8), 3);
-/// assert_eq!(shallow_depth(12), 5);
+/// assert_eq!(shallow_depth(4), 2);
+/// assert_eq!(shallow_depth(7), 3);
+/// assert_eq!(shallow_depth(10), 4);
+/// assert_eq!(shallow_depth(12), 6);
 /// ```
 #[must_use]
 pub const fn shallow_depth(depth: u32) -> u32 {
+    let half = depth.div_ceil(2);
+    let s = if (half ^ depth) & 1 == 0 {
+        half
+    } else {
+        half - 1
+    };
+    if s == 0 {
+        1
+    } else {
+        s
+    }
+}
+
+/// The pairing of depths of the parameters stored in weights files of format version 2:
+/// `(depth - 1) / 2`, at least 1 (of mixed parities for half of the depths).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::probcut::legacy_shallow_depth;
+/// assert_eq!(legacy_shallow_depth(3), 1);
+/// assert_eq!(legacy_shallow_depth(8), 3);
+/// assert_eq!(legacy_shallow_depth(12), 5);
+/// ```
+#[must_use]
+pub const fn legacy_shallow_depth(depth: u32) -> u32 {
     let s = depth.saturating_sub(1) / 2;
     if s == 0 {
         1
@@ -76,7 +111,8 @@ pub struct Cut {
 pub struct Sample {
     /// Empty squares of the position.
     pub empties: u32,
-    /// The deep search's depth (the shallow one's is [`shallow_depth`] of it).
+    /// The deep search's depth (the shallow one's is [`shallow_depth`] of it, the pairing of
+    /// [`ProbCut::fit`]).
     pub depth: u32,
     /// The shallow search's score.
     pub shallow: f32,
@@ -106,6 +142,8 @@ pub struct Sample {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProbCut {
     cuts: Vec<Cut>,
+    /// The shallow depth paired with each depth `0..=MAX_DEPTH`.
+    shallow: Vec<u8>,
 }
 
 // Every value is finite (`from_bytes` and `fit` make no NaN), so equality is an equivalence.
@@ -132,6 +170,23 @@ impl ProbCut {
         self.cuts[stage(empties) * ROWS + depth.min(MAX_DEPTH) as usize]
     }
 
+    /// The depth of the shallow search that these parameters pair with a search `depth` plies
+    /// deep: [`shallow_depth`] for parameters fitted or built by this version, and
+    /// [`legacy_shallow_depth`] for those read from a weights file of format version 2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{shallow_depth, Cut, ProbCut};
+    /// let pc = ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 3.0 });
+    /// assert_eq!(pc.shallow(8), shallow_depth(8));
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn shallow(&self, depth: u32) -> u32 {
+        u32::from(self.shallow[depth.min(MAX_DEPTH) as usize])
+    }
+
     /// The same parameters at every stage and depth.
     ///
     /// # Examples
@@ -145,6 +200,7 @@ impl ProbCut {
     pub fn uniform(cut: Cut) -> ProbCut {
         ProbCut {
             cuts: vec![cut; STAGES * ROWS],
+            shallow: pairing(shallow_depth),
         }
     }
 
@@ -189,11 +245,15 @@ impl ProbCut {
                 .unwrap_or(any);
             cuts.extend_from_slice(stages[near].as_deref().unwrap_or_default());
         }
-        Some(ProbCut { cuts })
+        Some(ProbCut {
+            cuts,
+            shallow: pairing(shallow_depth),
+        })
     }
 
     /// The parameters as bytes (little-endian `f32` triples, stage after stage, depth after
-    /// depth), as stored in a weights file.
+    /// depth, then the shallow depth paired with each depth as one byte), as stored in a
+    /// weights file of format version 3.
     ///
     /// # Examples
     ///
@@ -210,27 +270,48 @@ impl ProbCut {
                 out.extend_from_slice(&x.to_le_bytes());
             }
         }
+        out.extend_from_slice(&self.shallow);
         out
     }
 
     /// The length of [`ProbCut::to_bytes`].
-    pub const BYTES: usize = STAGES * ROWS * 12;
+    pub const BYTES: usize = Self::LEGACY_BYTES + ROWS;
 
-    /// Reads [`ProbCut::to_bytes`]; `None` when the length is not [`ProbCut::BYTES`] or a
-    /// value is not finite, a slope not positive or a deviation negative.
+    /// The length of the parameters in a weights file of format version 2: the triples alone,
+    /// paired by [`legacy_shallow_depth`].
+    pub const LEGACY_BYTES: usize = STAGES * ROWS * 12;
+
+    /// Reads [`ProbCut::to_bytes`] ([`ProbCut::BYTES`] long), or the parameters of a weights
+    /// file of format version 2 ([`ProbCut::LEGACY_BYTES`] long, paired by
+    /// [`legacy_shallow_depth`]); `None` for another length, a value that is not finite, a
+    /// slope not positive, a deviation negative, or a shallow depth that is 0 or not below
+    /// its depth (from [`MIN_DEPTH`] on).
     ///
     /// # Examples
     ///
     /// ```
-    /// assert!(reversi_ai::probcut::ProbCut::from_bytes(&[0; 12]).is_none());
+    /// use reversi_ai::probcut::{legacy_shallow_depth, Cut, ProbCut};
+    /// assert!(ProbCut::from_bytes(&[0; 12]).is_none());
+    /// let pc = ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 2.0 });
+    /// let legacy = &pc.to_bytes()[..ProbCut::LEGACY_BYTES];
+    /// assert_eq!(ProbCut::from_bytes(legacy).unwrap().shallow(8), legacy_shallow_depth(8));
     /// ```
     #[must_use]
     pub fn from_bytes(bytes: &[u8]) -> Option<ProbCut> {
-        if bytes.len() != Self::BYTES {
+        let shallow = match bytes.len() {
+            Self::BYTES => bytes[Self::LEGACY_BYTES..].to_vec(),
+            Self::LEGACY_BYTES => pairing(legacy_shallow_depth),
+            _ => return None,
+        };
+        let paired = shallow
+            .iter()
+            .enumerate()
+            .all(|(d, &s)| s >= 1 && (d < MIN_DEPTH as usize || usize::from(s) < d));
+        if !paired {
             return None;
         }
         let f = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        let cuts: Vec<Cut> = bytes
+        let cuts: Vec<Cut> = bytes[..Self::LEGACY_BYTES]
             .chunks_exact(12)
             .map(|c| Cut {
                 a: f(&c[0..4]),
@@ -241,8 +322,13 @@ impl ProbCut {
         let ok = cuts.iter().all(|c| {
             c.a.is_finite() && c.b.is_finite() && c.sigma.is_finite() && c.a > 0.0 && c.sigma >= 0.0
         });
-        ok.then_some(ProbCut { cuts })
+        ok.then_some(ProbCut { cuts, shallow })
     }
+}
+
+/// The shallow depth of each depth `0..=MAX_DEPTH` by a pairing rule.
+fn pairing(rule: fn(u32) -> u32) -> Vec<u8> {
+    (0..ROWS as u32).map(|d| rule(d) as u8).collect()
 }
 
 /// Least squares `y = a x + b` and the residual's standard deviation.
@@ -335,35 +421,31 @@ mod tests {
     fn unmeasured_depths_take_the_offset_of_their_parities() {
         // Measured depths 3 to 12 with an offset that depends on the parities only, and a
         // deviation growing by 0.1 a ply.
+        let offset = |d: usize| match class_of(d) {
+            (0, 0) => 5.0,
+            (1, 1) => -5.0,
+            _ => 0.0,
+        };
         let mut m = vec![None; ROWS];
         for d in 3..=12usize {
-            let b = match class_of(d) {
-                (0, 1) => 5.0,
-                (1, 0) => -5.0,
-                _ => 0.0,
-            };
             m[d] = Some(Cut {
                 a: 1.0,
-                b,
+                b: offset(d),
                 sigma: 2.0 + 0.1 * d as f32,
             });
         }
         let f = fill_depths(&m).unwrap();
         for d in 13..=20usize {
-            let want = match class_of(d) {
-                (0, 1) => 5.0,
-                (1, 0) => -5.0,
-                _ => 0.0,
-            };
-            assert_eq!(f[d].b, want, "depth {d}");
+            assert_eq!(f[d].b, offset(d), "depth {d}");
             assert!(
                 (f[d].sigma - (2.0 + 0.1 * d as f32)).abs() < 1e-3,
                 "depth {d}"
             );
         }
-        // Below the measured depths: the nearest one of the same parities (2 and 4 both end
-        // the shallow search on the mover's side, the deep one on the opponent's).
-        assert_eq!(f[2], m[4].unwrap());
+        // Below the measured depths: depth 2 pairs with 1 (at least one ply), mixed parities
+        // that no measured depth has, so it takes the nearest depth's parameters.
+        assert_eq!(class_of(2), (0, 1));
+        assert_eq!(f[2], m[3].unwrap());
     }
 
     fn class_of(d: usize) -> (usize, u32) {

@@ -30,12 +30,12 @@ fn weights_round_trip_and_every_header_error_is_typed() {
         Err(WeightsError::BadMagic { .. })
     ));
     let mut bad = b.clone();
-    bad[4] = 3;
+    bad[4] = 4;
     assert_eq!(
         Weights::from_bytes(&bad),
         Err(WeightsError::Version {
-            found: 3,
-            expected: 2
+            found: 4,
+            expected: 3
         })
     );
     // A version 1 file said to be version 2 lacks the ProbCut section.
@@ -90,7 +90,7 @@ fn probcut_parameters_travel_with_the_weights_and_bad_ones_are_refused() {
     });
     let w = sample_weights().with_probcut(Some(pc.clone()));
     let b = w.to_bytes();
-    assert_eq!(u32::from_le_bytes([b[4], b[5], b[6], b[7]]), 2);
+    assert_eq!(u32::from_le_bytes([b[4], b[5], b[6], b[7]]), 3);
     let back = Weights::from_bytes(&b).unwrap();
     assert_eq!(back.probcut(), Some(&pc));
     assert_eq!(back, w);
@@ -106,6 +106,44 @@ fn probcut_parameters_travel_with_the_weights_and_bad_ones_are_refused() {
         resign(&mut bad);
         assert_eq!(Weights::from_bytes(&bad), Err(WeightsError::ProbCut));
     }
+    // A shallow depth of 0, or not below its depth: refused too.
+    let pairs = b.len() - 8 - ProbCut::BYTES + ProbCut::LEGACY_BYTES;
+    for (depth, shallow) in [(5usize, 0u8), (6, 6), (3, 9)] {
+        let mut bad = b.clone();
+        bad[pairs + depth] = shallow;
+        resign(&mut bad);
+        assert_eq!(Weights::from_bytes(&bad), Err(WeightsError::ProbCut));
+    }
+}
+
+#[test]
+fn a_version_2_file_keeps_its_own_pairing_of_depths() {
+    use reversi_ai::probcut::{legacy_shallow_depth, shallow_depth};
+    let pc = ProbCut::uniform(Cut {
+        a: 1.0,
+        b: 0.5,
+        sigma: 3.0,
+    });
+    let b = sample_weights().with_probcut(Some(pc.clone())).to_bytes();
+    // The same file as version 2 wrote it: the parameters without the depths' pairing.
+    let mut v2 = b[..b.len() - 8 - (ProbCut::BYTES - ProbCut::LEGACY_BYTES)].to_vec();
+    v2[4] = 2;
+    v2.extend_from_slice(&[0; 8]);
+    resign(&mut v2);
+    let back = Weights::from_bytes(&v2).unwrap();
+    let read = back.probcut().unwrap();
+    let mut differ = 0;
+    for d in 0..=30 {
+        assert_eq!(read.shallow(d), legacy_shallow_depth(d), "depth {d}");
+        assert_eq!(pc.shallow(d), shallow_depth(d), "depth {d}");
+        assert_eq!(read.cut(40, d), pc.cut(40, d));
+        differ += usize::from(read.shallow(d) != pc.shallow(d));
+    }
+    assert!(differ >= 10, "{differ}");
+    // Written again, it is version 3 and reads back the same.
+    let again = back.to_bytes();
+    assert_eq!(again[4], 3);
+    assert_eq!(Weights::from_bytes(&again).unwrap(), back);
 }
 
 #[cfg(feature = "embedded-weights")]

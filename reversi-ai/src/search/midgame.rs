@@ -297,7 +297,7 @@ fn probcut_test<G: SearchGen>(
     let pc = sr.probcut?;
     let empties = (!(p | o)).count_ones();
     let cut = pc.cut(empties, depth);
-    let shallow = probcut::shallow_depth(depth);
+    let shallow = pc.shallow(depth);
     let unit = UNITS_PER_DISC as f32;
     let margin = sr.probcut_t * cut.sigma;
     // deep ~ a * shallow + b: deep >= beta is likely when shallow >= (beta + t s - b) / a.
