@@ -6,7 +6,7 @@
 //   does not, the cached copy is served. A navigation to any page of the site (a room's
 //   /join/… link included) falls back to the cached page.
 // - Expert's weights (5 MB) are not fetched here: the game's Web Worker fetches them when Expert,
-//   hints or a review first need them and keeps them in a cache of its own ("reversi-weights-v2"; older ones are deleted).
+//   hints or a review first need them and keeps them in a cache of its own ("reversi-weights-v3"; older ones are deleted).
 // - Nothing else is touched: the WebSocket of online play does not go through a service worker.
 "use strict";
 

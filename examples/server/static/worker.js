@@ -110,9 +110,10 @@ function onPageMessage(m) {
 self.onmessage = (ev) => onPageMessage(ev.data);
 
 const WEIGHTS_URL = new URL("weights/expert.bin", import.meta.url).href;
-// Named after the weights' file format: a new format (v2 added the Multi-ProbCut parameters)
-// gets a new cache, so that a browser does not keep an older file; older caches are deleted.
-const WEIGHTS_CACHE = "reversi-weights-v2";
+// Named after the weights' file format: a new format (v2 added the Multi-ProbCut parameters, v3
+// the pairing of their depths) gets a new cache, so that a browser does not keep an older file;
+// older caches are deleted.
+const WEIGHTS_CACHE = "reversi-weights-v3";
 let weightsJob = null;   // the promise of the weights' loading, once asked
 
 // Reads a response's body, posting the progress about every 5 %.
