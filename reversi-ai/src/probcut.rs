@@ -1,8 +1,8 @@
 //! Multi-ProbCut, the selective part of the Expert level's midgame search.
 //!
-//! A search `d` plies deep and one [`shallow_depth`]`(d)` plies deep (of the same parity) of the same position give
-//! related scores: over many positions, `deep ≈ a · shallow + b`, with an error of standard
-//! deviation `σ`. At a node of depth `d`, when the shallow search says that the deep one would
+//! A search `d` plies deep and one [`shallow_depth`]`(d)` plies deep (of the same parity) of the
+//! same position give related scores: over many positions, `deep ≈ a · shallow + b`, with an
+//! error of standard deviation `σ`. At a node of depth `d`, when the shallow search says that the deep one would
 //! land at or above `beta` (at or below `alpha`) with `t · σ` to spare, the node is cut without
 //! the deep search. The parameters `a`, `b` and `σ` depend on the depth and on the game's stage
 //! (the number of empty squares); they are fitted from the scores of real searches
@@ -143,7 +143,7 @@ pub struct Sample {
 pub struct ProbCut {
     cuts: Vec<Cut>,
     /// The shallow depth paired with each depth `0..=MAX_DEPTH`.
-    shallow: Vec<u8>,
+    shallow: [u8; ROWS],
 }
 
 // Every value is finite (`from_bytes` and `fit` make no NaN), so equality is an equivalence.
@@ -299,7 +299,11 @@ impl ProbCut {
     #[must_use]
     pub fn from_bytes(bytes: &[u8]) -> Option<ProbCut> {
         let shallow = match bytes.len() {
-            Self::BYTES => bytes[Self::LEGACY_BYTES..].to_vec(),
+            Self::BYTES => {
+                let mut s = [0; ROWS];
+                s.copy_from_slice(&bytes[Self::LEGACY_BYTES..]);
+                s
+            }
             Self::LEGACY_BYTES => pairing(legacy_shallow_depth),
             _ => return None,
         };
@@ -327,8 +331,8 @@ impl ProbCut {
 }
 
 /// The shallow depth of each depth `0..=MAX_DEPTH` by a pairing rule.
-fn pairing(rule: fn(u32) -> u32) -> Vec<u8> {
-    (0..ROWS as u32).map(|d| rule(d) as u8).collect()
+fn pairing(rule: fn(u32) -> u32) -> [u8; ROWS] {
+    std::array::from_fn(|d| rule(d as u32) as u8)
 }
 
 /// Least squares `y = a x + b` and the residual's standard deviation.
