@@ -11,6 +11,10 @@
 //! `--out PATH` (weights), `--plot PATH` (PNG of predicted against exact scores on held-back
 //! endgame positions), `--csv PATH` (every held-back position: empties, label, prediction,
 //! exact). It prints the validation error (mean absolute error in discs) per stage.
+//! The games are played by two-ply searches on the Hard evaluation, or on the weights file
+//! `--play-weights PATH` (a bootstrapped round: positions that a trained evaluation reaches);
+//! `--rounds N` (default 1) trains N times in a row, each round after the first on games
+//! played by the weights of the round before.
 //! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
 //!
 //! `--check WEIGHTS` measures the weights file `WEIGHTS` on the held-back games of the training
@@ -35,7 +39,7 @@
 use reversi::ai::pattern::Weights;
 use reversi::ai::probcut;
 use reversi::ai::train::{
-    check_weights, fit_probcut, train, ProbCutConfig, Reference, TrainConfig, Validation,
+    check_weights, fit_probcut, train_played_by, ProbCutConfig, Reference, TrainConfig, Validation,
 };
 use std::process::ExitCode;
 use std::time::Instant;
@@ -72,6 +76,8 @@ fn run() -> Result<(), String> {
     let mut check_positions = None;
     let mut exact_max = 24;
     let mut check_depth = 10;
+    let mut play_weights: Option<String> = None;
+    let mut rounds = 1u32;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -98,6 +104,8 @@ fn run() -> Result<(), String> {
             "--check-depth" => check_depth = value(&mut args, &a)?,
             "--max-depth" => pc.max_depth = value(&mut args, &a)?,
             "--from-csv" => from_csv = Some(value::<String>(&mut args, &a)?),
+            "--play-weights" => play_weights = Some(value::<String>(&mut args, &a)?),
+            "--rounds" => rounds = value(&mut args, &a)?,
             _ => {
                 return Err(format!(
                     "unknown option {a:?} (see the comment at the top of examples/train.rs)"
@@ -176,22 +184,44 @@ fn run() -> Result<(), String> {
         );
         return Ok(());
     }
+    if !(1..=10).contains(&rounds) {
+        return Err("--rounds must be 1 to 10".into());
+    }
+    let mut player = match &play_weights {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            Some(Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?)
+        }
+        None => None,
+    };
     println!("config: {cfg:?}");
     let start = Instant::now();
-    let result = train(&cfg, |r| {
-        println!(
-            "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
-            r.stage,
-            4 * r.stage,
-            4 * r.stage + 3,
-            r.train,
-            r.validation,
-            r.exact,
-            r.mae,
-            r.mae_zero,
-            start.elapsed().as_secs_f64()
-        );
-    });
+    let mut result = None;
+    for round in 1..=rounds {
+        let games = match &play_weights {
+            _ if round > 1 => "the weights of the round before".to_string(),
+            Some(path) => path.clone(),
+            None => "the Hard evaluation".to_string(),
+        };
+        println!("round {round}: games played by two-ply searches on {games}");
+        let r = train_played_by(&cfg, player.as_ref(), |r| {
+            println!(
+                "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
+                r.stage,
+                4 * r.stage,
+                4 * r.stage + 3,
+                r.train,
+                r.validation,
+                r.exact,
+                r.mae,
+                r.mae_zero,
+                start.elapsed().as_secs_f64()
+            );
+        });
+        player = Some(r.weights.clone());
+        result = Some(r);
+    }
+    let result = result.ok_or("no round was trained")?;
     println!("trained in {:.0} s", start.elapsed().as_secs_f64());
     if let Some(path) = out {
         std::fs::write(&path, result.weights.to_bytes()).map_err(|e| format!("{path}: {e}"))?;

@@ -252,8 +252,9 @@ struct Pos {
     valid: bool,
 }
 
-/// Plays the games of the configuration: every position reached, mover-relative.
-fn play_games(cfg: &TrainConfig) -> Vec<Pos> {
+/// Plays the games of the configuration: every position reached, mover-relative. The moves
+/// that are not random are a two-ply search on `player`'s evaluation, on Hard's without one.
+fn play_games(cfg: &TrainConfig, player: Option<&Weights>) -> Vec<Pos> {
     let mut rng = Rng::new(cfg.seed);
     let mut out = Vec::new();
     for g in 0..cfg.games {
@@ -274,7 +275,10 @@ fn play_games(cfg: &TrainConfig) -> Vec<Pos> {
             let sq = if ply < randoms || rng.below(10) == 0 {
                 nth_bit(moves, rng.below(u64::from(moves.count_ones())) as u32)
             } else {
-                best_hard(p, o, moves, &mut rng)
+                match player {
+                    Some(w) => best_two_ply(p, o, moves, &mut rng, |a, b| w.eval(a, b)),
+                    None => best_two_ply(p, o, moves, &mut rng, eval::hard),
+                }
             };
             let f = flips(p, o, sq);
             let np = o ^ f;
@@ -293,8 +297,8 @@ fn nth_bit(mut b: u64, n: u32) -> u32 {
     b.trailing_zeros()
 }
 
-/// The move with the best two-ply value on the Hard evaluation (ties at random).
-fn best_hard(p: u64, o: u64, moves: u64, rng: &mut Rng) -> u32 {
+/// The move with the best two-ply value on `eval` (the mover's score; ties at random).
+fn best_two_ply(p: u64, o: u64, moves: u64, rng: &mut Rng, eval: impl Fn(u64, u64) -> i32) -> u32 {
     let mut best = i32::MIN;
     let mut ties = Vec::new();
     let mut mm = moves;
@@ -307,13 +311,13 @@ fn best_hard(p: u64, o: u64, moves: u64, rng: &mut Rng) -> u32 {
         let mut worst = i32::MAX;
         let mut rm = legal(np, no);
         if rm == 0 {
-            worst = eval::hard(no, np);
+            worst = eval(no, np);
         }
         while rm != 0 {
             let r = rm.trailing_zeros();
             rm &= rm - 1;
             let g = flips(np, no, r);
-            worst = worst.min(eval::hard(no ^ g, np ^ g ^ (1 << r)));
+            worst = worst.min(eval(no ^ g, np ^ g ^ (1 << r)));
         }
         if worst > best {
             best = worst;
@@ -468,8 +472,29 @@ fn fit(rows: &[Row], prior: &[f64], lambda: f64, iterations: usize) -> Vec<f64> 
 /// assert_eq!(seen, reversi_ai::pattern::STAGES);
 /// assert_eq!(out.stages[0].stage, 0);
 /// ```
-pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(&StageReport)) -> TrainOutput {
-    let positions = play_games(cfg);
+pub fn train(cfg: &TrainConfig, progress: impl FnMut(&StageReport)) -> TrainOutput {
+    train_played_by(cfg, None, progress)
+}
+
+/// [`train`] on games whose moves (those not random) are a two-ply search on `player`'s
+/// evaluation instead of Hard's: the positions of a bootstrapped round are those that a
+/// trained evaluation reaches. `player` of `None` is [`train`].
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train, train_played_by, TrainConfig};
+/// let cfg = TrainConfig::new(1).with_games(4).with_solve_empties(6);
+/// let first = train(&cfg, |_| {});
+/// let second = train_played_by(&cfg, Some(&first.weights), |_| {});
+/// assert_eq!(second.stages.len(), reversi_ai::pattern::STAGES);
+/// ```
+pub fn train_played_by(
+    cfg: &TrainConfig,
+    player: Option<&Weights>,
+    mut progress: impl FnMut(&StageReport),
+) -> TrainOutput {
+    let positions = play_games(cfg, player);
     let mut by_stage: Vec<Vec<Pos>> = vec![Vec::new(); STAGES];
     for x in positions {
         by_stage[pattern::stage((!(x.p | x.o)).count_ones())].push(x);
@@ -635,7 +660,10 @@ pub fn check_weights(
     depth: u32,
 ) -> Vec<CheckRow> {
     let exact_max = exact_max.min(30);
-    let held: Vec<Pos> = play_games(cfg).into_iter().filter(|x| x.valid).collect();
+    let held: Vec<Pos> = play_games(cfg, None)
+        .into_iter()
+        .filter(|x| x.valid)
+        .collect();
     let mut rows: Vec<((u32, u32), Reference)> = (16..=exact_max)
         .map(|e| ((e, e), Reference::Exact))
         .collect();
@@ -785,7 +813,7 @@ pub fn fit_probcut(
     let mut games = 64;
     while positions.len() < cfg.positions && games <= 1 << 20 {
         tc.games = games;
-        positions = play_games(&tc)
+        positions = play_games(&tc, None)
             .into_iter()
             .filter(|x| (!(x.p | x.o)).count_ones() >= cfg.min_empties)
             .map(|x| (x.p, x.o))
