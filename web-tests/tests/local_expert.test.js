@@ -123,3 +123,49 @@ for (const [name, respond, why] of [
     assert.deepEqual(page.errors || [], []);
   });
 }
+
+test("cached weights are revalidated: unchanged ones are not downloaded again, changed ones are", { timeout: 180000 }, async () => {
+  const first = await env.newPage();
+  const ctx = first.context();
+  const seen = [];
+  ctx.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/weights/expert.bin") {
+      seen.push({ status: r.status(), ifNoneMatch: r.request().headers()["if-none-match"] || null, etag: r.headers().etag || null });
+    }
+  });
+  const loadExpert = async () => {
+    const page = await ctx.newPage();
+    await page.goto(env.server.url + "/");
+    await page.waitForFunction(() => window.reversiDebug.engineReady);
+    await page.getByLabel("Against the computer").check();
+    await page.locator("#level").selectOption("expert");
+    await page.waitForFunction(() => window.reversiDebug.weights === "ready", null, { timeout: 60000 });
+    await page.close();
+  };
+  await first.close();
+  // First visit: the whole file, with the server's entity tag.
+  await loadExpert();
+  assert.equal(seen.length, 1, JSON.stringify(seen));
+  assert.equal(seen[0].status, 200);
+  assert.equal(seen[0].ifNoneMatch, null);
+  const tag = seen[0].etag;
+  assert.match(tag, /^"[0-9a-f]{16}"$/);
+  // Again: the cached file is revalidated and the server answers that it is unchanged.
+  await loadExpert();
+  assert.equal(seen.length, 2, JSON.stringify(seen));
+  assert.deepEqual([seen[1].status, seen[1].ifNoneMatch], [304, tag]);
+  // The server has a new file (another entity tag): it is downloaded and replaces the cached one.
+  const real = await fetchBytes(env.server.url + "/weights/expert.bin");
+  const other = '"00000000000000aa"';
+  await ctx.route("**/weights/expert.bin", (route) =>
+    route.fulfill({ status: 200, contentType: "application/octet-stream", headers: { etag: other }, body: real.body }));
+  await loadExpert();
+  await ctx.unroute("**/weights/expert.bin");
+  assert.equal(seen.length, 3, JSON.stringify(seen));
+  assert.deepEqual([seen[2].status, seen[2].ifNoneMatch], [200, tag]);
+  // The next visit revalidates the replacement, which the server does not have: a full download.
+  await loadExpert();
+  assert.equal(seen.length, 4, JSON.stringify(seen));
+  assert.deepEqual([seen[3].status, seen[3].ifNoneMatch], [200, other]);
+  await ctx.close();
+});

@@ -111,8 +111,8 @@ self.onmessage = (ev) => onPageMessage(ev.data);
 
 const WEIGHTS_URL = new URL("weights/expert.bin", import.meta.url).href;
 // Named after the weights' file format: a new format (v2 added the Multi-ProbCut parameters, v3
-// the pairing of their depths) gets a new cache, so that a browser does not keep an older file;
-// older caches are deleted.
+// the pairing of their depths) gets a new cache, older caches are deleted. Within a format, a
+// cached file is revalidated against the server's entity tag whenever the weights are loaded.
 const WEIGHTS_CACHE = "reversi-weights-v3";
 let weightsJob = null;   // the promise of the weights' loading, once asked
 
@@ -162,8 +162,18 @@ async function fetchWeights() {
   } catch (_) { /* an old cache left behind only costs space */ }
   try {
     let res = cache ? await cache.match(WEIGHTS_URL) : undefined;
-    const cached = !!res;
-    if (!res) res = await fetch(WEIGHTS_URL);
+    let cached = !!res;
+    if (res) {
+      // Revalidated: the server answers 304 while its file is the one cached (its entity tag),
+      // else the new file, which replaces the cached one. Offline, the cached copy.
+      const tag = res.headers.get("etag");
+      try {
+        const fresh = await fetch(WEIGHTS_URL, { cache: "no-store", headers: tag ? { "If-None-Match": tag } : {} });
+        if (fresh.ok) { res = fresh; cached = false; }
+      } catch (_) { /* no network: the cached copy */ }
+    } else {
+      res = await fetch(WEIGHTS_URL, { cache: "no-store" });
+    }
     if (!res.ok) {
       why = `the server answered HTTP ${res.status} for its file`;
     } else {
@@ -173,7 +183,10 @@ async function fetchWeights() {
         why = `its file is damaged: ${(answer && answer.message) || "the engine refused it"}`;
         if (cached) await cache.delete(WEIGHTS_URL).catch(() => {});
       } else if (cache && !cached) {
-        await cache.put(WEIGHTS_URL, new Response(bytes, { headers: { "content-type": "application/octet-stream" } })).catch(() => {});
+        const headers = { "content-type": "application/octet-stream" };
+        const tag = res.headers.get("etag");
+        if (tag) headers.etag = tag;
+        await cache.put(WEIGHTS_URL, new Response(bytes, { headers })).catch(() => {});
       }
     }
   } catch (e) {
