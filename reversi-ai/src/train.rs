@@ -4,8 +4,9 @@
 //! feature `train` (off by default).
 //!
 //! 1. **Games.** Each game starts with a random number of random moves, then both sides play
-//!    a two-ply search on the Hard evaluation, with an occasional random move. Every position
-//!    of every game is kept; one game in [`TrainConfig::validation_every`] is held back.
+//!    a two-ply search on the Hard evaluation ([`train_played_by`]: on trained weights), with
+//!    an occasional random move. Every position of every game is kept; one game in
+//!    [`TrainConfig::validation_every`] is held back.
 //! 2. **Labels, from the end backwards.** Stage by stage, from the last empties to the first:
 //!    positions with at most [`TrainConfig::solve_empties`] empties are labelled by an exact
 //!    solve (final disc difference for the side to move); earlier ones by the search core's
