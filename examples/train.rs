@@ -187,7 +187,7 @@ fn run() -> Result<(), String> {
     if !(1..=10).contains(&rounds) {
         return Err("--rounds must be 1 to 10".into());
     }
-    let mut player = match &play_weights {
+    let player = match &play_weights {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
             Some(Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?)
@@ -196,15 +196,14 @@ fn run() -> Result<(), String> {
     };
     println!("config: {cfg:?}");
     let start = Instant::now();
-    let mut result = None;
-    for round in 1..=rounds {
+    let round = |round: u32, player: Option<&Weights>| {
         let games = match &play_weights {
             _ if round > 1 => "the weights of the round before".to_string(),
             Some(path) => path.clone(),
             None => "the Hard evaluation".to_string(),
         };
         println!("round {round}: games played by two-ply searches on {games}");
-        let r = train_played_by(&cfg, player.as_ref(), |r| {
+        train_played_by(&cfg, player, |r| {
             println!(
                 "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
                 r.stage,
@@ -217,11 +216,13 @@ fn run() -> Result<(), String> {
                 r.mae_zero,
                 start.elapsed().as_secs_f64()
             );
-        });
-        player = Some(r.weights.clone());
-        result = Some(r);
+        })
+    };
+    // Each round after the first plays its games with the weights of the round before.
+    let mut result = round(1, player.as_ref());
+    for n in 2..=rounds {
+        result = round(n, Some(&result.weights));
     }
-    let result = result.ok_or("no round was trained")?;
     println!("trained in {:.0} s", start.elapsed().as_secs_f64());
     if let Some(path) = out {
         std::fs::write(&path, result.weights.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
