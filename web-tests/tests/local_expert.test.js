@@ -169,3 +169,45 @@ test("cached weights are revalidated: unchanged ones are not downloaded again, c
   assert.deepEqual([seen[3].status, seen[3].ifNoneMatch], [200, other]);
   await ctx.close();
 });
+
+test("a damaged new file from the server leaves the cached weights in use", { timeout: 180000 }, async () => {
+  const first = await env.newPage();
+  const ctx = first.context();
+  const seen = [];
+  ctx.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/weights/expert.bin") {
+      seen.push({ status: r.status(), ifNoneMatch: r.request().headers()["if-none-match"] || null, etag: r.headers().etag || null });
+    }
+  });
+  const loadExpert = async () => {
+    const page = await ctx.newPage();
+    await page.goto(env.server.url + "/");
+    await page.waitForFunction(() => window.reversiDebug.engineReady);
+    await page.getByLabel("Against the computer").check();
+    await page.locator("#level").selectOption("expert");
+    await page.waitForFunction(() => ["ready", "failed"].includes(window.reversiDebug.weights), null, { timeout: 60000 });
+    const status = await weightsStatus(page);
+    const note = await page.locator("#expert-note").textContent();
+    await page.close();
+    return { status, note };
+  };
+  await first.close();
+  // First visit: the server's file, cached with its entity tag.
+  assert.deepEqual(await loadExpert(), { status: "ready", note: "" });
+  const tag = seen[0].etag;
+  assert.match(tag, /^"[0-9a-f]{16}"$/);
+  // The server now has a damaged file under another tag: the engine refuses it, and the copy
+  // cached before is used instead.
+  const damaged = await fetchBytes(env.server.url + "/weights/expert.bin");
+  damaged.body[1000] ^= 0x01;
+  await ctx.route("**/weights/expert.bin", (route) =>
+    route.fulfill({ status: 200, contentType: "application/octet-stream", headers: { etag: '"00000000000000bb"' }, body: damaged.body }));
+  assert.deepEqual(await loadExpert(), { status: "ready", note: "" });
+  await ctx.unroute("**/weights/expert.bin");
+  assert.deepEqual([seen[1].status, seen[1].ifNoneMatch], [200, tag]);
+  // The cached copy was kept: the next visit revalidates it under its own tag.
+  assert.deepEqual(await loadExpert(), { status: "ready", note: "" });
+  assert.equal(seen.length, 3, JSON.stringify(seen));
+  assert.deepEqual([seen[2].status, seen[2].ifNoneMatch], [304, tag]);
+  await ctx.close();
+});

@@ -163,13 +163,15 @@ async function fetchWeights() {
   try {
     let res = cache ? await cache.match(WEIGHTS_URL) : undefined;
     let cached = !!res;
+    // The cached copy, while a new file from the server is tried instead.
+    let older = null;
     if (res) {
       // Revalidated: the server answers 304 while its file is the one cached (its entity tag),
       // else the new file, which replaces the cached one. Offline, the cached copy.
       const tag = res.headers.get("etag");
       try {
         const fresh = await fetch(WEIGHTS_URL, { cache: "no-store", headers: tag ? { "If-None-Match": tag } : {} });
-        if (fresh.ok) { res = fresh; cached = false; }
+        if (fresh.ok) { older = res; res = fresh; cached = false; }
       } catch (_) { /* no network: the cached copy */ }
     } else {
       res = await fetch(WEIGHTS_URL, { cache: "no-store" });
@@ -182,6 +184,12 @@ async function fetchWeights() {
       if (!answer || answer.type !== "weights") {
         why = `its file is damaged: ${(answer && answer.message) || "the engine refused it"}`;
         if (cached) await cache.delete(WEIGHTS_URL).catch(() => {});
+        if (older) {
+          // The server's new file is refused: the copy cached before still serves, and stays
+          // cached (the next load asks for the new file again).
+          const again = engine.installWeights(await readBody(older));
+          if (again && again.type === "weights") why = null;
+        }
       } else if (cache && !cached) {
         const headers = { "content-type": "application/octet-stream" };
         const tag = res.headers.get("etag");
