@@ -124,9 +124,10 @@ for (const [name, respond, why] of [
   });
 }
 
-test("cached weights are revalidated: unchanged ones are not downloaded again, changed ones are", { timeout: 180000 }, async () => {
-  const first = await env.newPage();
-  const ctx = first.context();
+// Records the weights' requests of the browser context `ctx` (status, the tag asked with, the
+// tag answered) in `seen`; `loadExpert()` opens the page in it, chooses Expert and returns the
+// weights' status ("ready" or "failed") and the page's note about them.
+function weightsLoader(ctx) {
   const seen = [];
   ctx.on("response", (r) => {
     if (new URL(r.url()).pathname === "/weights/expert.bin") {
@@ -139,9 +140,20 @@ test("cached weights are revalidated: unchanged ones are not downloaded again, c
     await page.waitForFunction(() => window.reversiDebug.engineReady);
     await page.getByLabel("Against the computer").check();
     await page.locator("#level").selectOption("expert");
-    await page.waitForFunction(() => window.reversiDebug.weights === "ready", null, { timeout: 60000 });
+    await page.waitForFunction(() => ["ready", "failed"].includes(window.reversiDebug.weights), null, { timeout: 60000 });
+    const status = await weightsStatus(page);
+    const note = await page.locator("#expert-note").textContent();
     await page.close();
+    return { status, note };
   };
+  return { seen, loadExpert };
+}
+
+test("cached weights are revalidated: unchanged ones are not downloaded again, changed ones are", { timeout: 180000 }, async () => {
+  const first = await env.newPage();
+  const ctx = first.context();
+  const { seen, loadExpert: load } = weightsLoader(ctx);
+  const loadExpert = async () => assert.deepEqual(await load(), { status: "ready", note: "" });
   await first.close();
   // First visit: the whole file, with the server's entity tag.
   await loadExpert();
@@ -173,24 +185,7 @@ test("cached weights are revalidated: unchanged ones are not downloaded again, c
 test("a damaged new file from the server leaves the cached weights in use", { timeout: 180000 }, async () => {
   const first = await env.newPage();
   const ctx = first.context();
-  const seen = [];
-  ctx.on("response", (r) => {
-    if (new URL(r.url()).pathname === "/weights/expert.bin") {
-      seen.push({ status: r.status(), ifNoneMatch: r.request().headers()["if-none-match"] || null, etag: r.headers().etag || null });
-    }
-  });
-  const loadExpert = async () => {
-    const page = await ctx.newPage();
-    await page.goto(env.server.url + "/");
-    await page.waitForFunction(() => window.reversiDebug.engineReady);
-    await page.getByLabel("Against the computer").check();
-    await page.locator("#level").selectOption("expert");
-    await page.waitForFunction(() => ["ready", "failed"].includes(window.reversiDebug.weights), null, { timeout: 60000 });
-    const status = await weightsStatus(page);
-    const note = await page.locator("#expert-note").textContent();
-    await page.close();
-    return { status, note };
-  };
+  const { seen, loadExpert } = weightsLoader(ctx);
   await first.close();
   // First visit: the server's file, cached with its entity tag.
   assert.deepEqual(await loadExpert(), { status: "ready", note: "" });
