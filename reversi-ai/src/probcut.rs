@@ -4,9 +4,9 @@
 //! same position give related scores: over many positions, `deep ≈ a · shallow + b`, with an
 //! error of standard deviation `σ`. At a node of depth `d`, when the shallow search says that
 //! the deep one would land at or above `beta` (at or below `alpha`) with `t · σ` to spare, the
-//! node is cut without the deep search. The parameters `a`, `b` and `σ` depend on the depth and on the game's stage
-//! (the number of empty squares); they are fitted from the scores of real searches
-//! ([`ProbCut::fit`]) by the `train` example, and stored with the trained weights
+//! node is cut without the deep search. The parameters `a`, `b` and `σ` depend on the depth and
+//! on the game's stage (the number of empty squares); they are fitted from the scores of real
+//! searches ([`ProbCut::fit`]) by the `train` example, and stored with the trained weights
 //! ([`crate::pattern::Weights::probcut`]).
 
 /// The shallowest node that is tested for a cut.
