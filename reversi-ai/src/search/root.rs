@@ -107,10 +107,16 @@ pub(super) fn order_root_end_body<G: SearchGen>(
     } else {
         empties.saturating_sub(12).clamp(1, 8)
     };
+    let children: Vec<(u64, u64)> = list.m[..list.n].iter().map(|m| child(p, o, m)).collect();
+    let scores = super::split::each(sr, list.n, |s, i| {
+        let (np, no) = children[i];
+        -mid::<G, ORDERING>(g, s, np, no, depth - 1, -INF, INF)
+    });
     let mut best = -INF;
-    for m in &mut list.m[..list.n] {
-        let (np, no) = child(p, o, m);
-        let v = -mid::<G, ORDERING>(g, sr, np, no, depth - 1, -INF, INF);
+    for (m, (&v, &(np, no))) in list.m[..list.n]
+        .iter_mut()
+        .zip(scores.iter().zip(&children))
+    {
         best = best.max(v);
         m.score = v * 8 - weighted_mobility(g, np, no);
     }
