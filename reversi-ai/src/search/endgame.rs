@@ -18,6 +18,10 @@ pub(super) const END_NEAR_MAX: u32 = 6;
 /// of 12: 2 % fewer nodes).
 pub(super) const END_ETC_MIN: u32 = 10;
 
+/// How many moves a node expected to cut off searches alone before it splits (on two
+/// threads, FFO #40-#49 in 816-831 M nodes against 838-849 M with one, the cores as busy).
+pub(super) const CUT_ELDERS: usize = 3;
+
 /// Corners and the A/B-squares of the edges: tried first at low empties.
 pub(super) const GOOD: u64 = 0x8100_0000_0000_0081 | 0x3C00_8181_8181_003C;
 /// X-squares and C-squares: tried last at low empties.
@@ -503,7 +507,9 @@ pub(super) fn order_end_cheap<G: SearchGen>(g: G, p: u64, o: u64, list: &mut Mov
 
 /// Exact alpha-beta (PVS) from 6 empties up: fastest-first ordering (with shallow ordering
 /// searches from 14 empties, or from 16 on the trained evaluation), transposition table from
-/// 6, ETC from 10.
+/// 6, ETC from 10. `cut` says whether the node is expected to cut off (from the kinds of the
+/// nodes above it); only the splits on several threads use it.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn end<G: SearchGen>(
     g: G,
@@ -513,12 +519,14 @@ pub(super) fn end<G: SearchGen>(
     alpha: i32,
     beta: i32,
     empties: u32,
+    cut: bool,
 ) -> i32 {
-    g.call::<END>(sr, p, o, alpha, beta, empties, 0)
+    g.call::<END>(sr, p, o, alpha, beta, empties, u32::from(cut))
 }
 
 /// [`end`] for a child of `end_body`: below `END_MIN` empties straight to [`shallow`], without
 /// passing through `end`'s entry.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn end_child<G: SearchGen>(
     g: G,
@@ -528,14 +536,23 @@ pub(super) fn end_child<G: SearchGen>(
     alpha: i32,
     beta: i32,
     empties: u32,
+    cut: bool,
 ) -> i32 {
     if empties < END_MIN {
         shallow(g, sr, p, o, alpha, beta, empties)
     } else {
-        end(g, sr, p, o, alpha, beta, empties)
+        end(g, sr, p, o, alpha, beta, empties, cut)
     }
 }
 
+/// Whether a child searched in the window (`a`, `b`) is expected to cut off: a null-window
+/// child of a PV node or of a node expected to fail low (whose moves are expected to cut).
+#[inline(always)]
+pub(super) fn child_cut(a: i32, b: i32, pv_node: bool, cut: bool) -> bool {
+    b - a == 1 && (pv_node || !cut)
+}
+
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn end_body<G: SearchGen>(
     g: G,
@@ -545,6 +562,7 @@ pub(super) fn end_body<G: SearchGen>(
     mut alpha: i32,
     beta: i32,
     empties: u32,
+    cut: bool,
 ) -> i32 {
     if empties < END_MIN {
         return shallow(g, sr, p, o, alpha, beta, empties);
@@ -583,12 +601,15 @@ pub(super) fn end_body<G: SearchGen>(
         if legal(g, o, p) == 0 {
             return sr.terminal(p, o);
         }
-        return -end(g, sr, o, p, -beta, -alpha, empties);
+        let c = child_cut(-beta, -alpha, beta > alpha + 1, cut);
+        return -end(g, sr, o, p, -beta, -alpha, empties, c);
     }
     let alpha0 = alpha;
     let mut best = -INF;
     let mut best_mv = NO_MOVE;
     let pv_node = beta > alpha + 1;
+    // The children's expected kind in a null window (a PV node's first child gets the full one).
+    let null_child_cut = pv_node || !cut;
     let mut moves = moves;
     let mut first = true;
     if tt_mv != NO_MOVE && moves >> tt_mv & 1 == 1 {
@@ -602,6 +623,7 @@ pub(super) fn end_body<G: SearchGen>(
             -beta,
             -alpha,
             empties - 1,
+            child_cut(-beta, -alpha, pv_node, cut),
         );
         if sr.aborted {
             return 0;
@@ -660,23 +682,43 @@ pub(super) fn end_body<G: SearchGen>(
             // Young brothers wait: the first move alone, the others maybe on two threads, with
             // a null window; at a PV node a move that beats alpha there is searched again with
             // the full window, then the others are tried against the new alpha.
+            // The moves searched alone before the others are shared: one (the table's move
+            // counts), or `CUT_ELDERS` at a node expected to cut off, where a second move
+            // often still cuts and a split would be wasted work.
+            let elders = if cut && !pv_node { CUT_ELDERS } else { 1 };
             let mut from = 0;
-            if first {
-                let (np, no) = child(p, o, &list.m[0]);
-                let s = -end_child(g, sr, np, no, -beta, -alpha, empties - 1);
+            let mut alone = usize::from(!first);
+            while alone < elders && from < list.n && alpha < beta {
+                list.pick(from);
+                let (np, no) = child(p, o, &list.m[from]);
+                let c = child_cut(-beta, -alpha, pv_node, cut);
+                let s = -end_child(g, sr, np, no, -beta, -alpha, empties - 1, c);
                 if sr.aborted {
                     return 0;
                 }
-                (best, best_mv) = (s, list.m[0].sq);
+                if s > best {
+                    (best, best_mv) = (s, list.m[from].sq);
+                }
                 alpha = alpha.max(s);
-                from = 1;
+                from += 1;
+                alone += 1;
             }
             for i in from..list.n {
                 list.pick(i);
             }
             let mut rest: Vec<Mv> = list.m[from..list.n].to_vec();
             while alpha < beta && !rest.is_empty() {
-                let (s, mv) = super::split::rest(g, sr, p, o, &rest, alpha, alpha + 1, empties);
+                let (s, mv) = super::split::rest(
+                    g,
+                    sr,
+                    p,
+                    o,
+                    &rest,
+                    alpha,
+                    alpha + 1,
+                    empties,
+                    null_child_cut,
+                );
                 if sr.aborted {
                     return 0;
                 }
@@ -692,7 +734,8 @@ pub(super) fn end_body<G: SearchGen>(
                 alpha = s;
                 if s < beta {
                     let (np, no) = child(p, o, &m);
-                    let v = -end_child(g, sr, np, no, -beta, -alpha, empties - 1);
+                    let c = child_cut(-beta, -alpha, pv_node, cut);
+                    let v = -end_child(g, sr, np, no, -beta, -alpha, empties - 1, c);
                     if sr.aborted {
                         return 0;
                     }
@@ -713,7 +756,16 @@ pub(super) fn end_body<G: SearchGen>(
                 best,
                 best_mv,
                 |i| (i == 0 && first) || !pv_node,
-                |np, no, a, b| -end_child(g, sr, np, no, a, b, empties - 1)
+                |np, no, a, b| -end_child(
+                    g,
+                    sr,
+                    np,
+                    no,
+                    a,
+                    b,
+                    empties - 1,
+                    child_cut(a, b, pv_node, cut)
+                )
             );
         }
     }
@@ -793,7 +845,7 @@ pub(super) fn exact_body<G: SearchGen>(
     beta: i32,
 ) -> i32 {
     let empties = (!(p | o)).count_ones();
-    end(g, sr, p, o, alpha, beta, empties)
+    end(g, sr, p, o, alpha, beta, empties, false)
 }
 
 /// The squares of the four edges.

@@ -385,7 +385,7 @@ fn routine<G: SearchGen, const R: u8>(
         MID_ORD => mid_body::<G, ORDERING>(g, sr, p, o, a, alpha, beta),
         MID_TRAINED => mid_body::<G, TRAINED>(g, sr, p, o, a, alpha, beta),
         MID_TABLE => mid_body::<G, TABLE>(g, sr, p, o, a, alpha, beta),
-        END => end_body(g, sr, p, o, alpha, beta, a),
+        END => end_body(g, sr, p, o, alpha, beta, a, b != 0),
         SHALLOW => shallow_body(g, sr, p, o, alpha, beta, a),
         SOLVE4 => solve4_body(g, sr, p, o, alpha, beta),
         SOLVE3 => solve3_body(g, sr, p, o, alpha, beta, [a & 0xFF, a >> 8, b]),

@@ -172,7 +172,7 @@ pub(super) fn aspire_body<G: SearchGen>(
         (a, b) = (alpha, beta);
     }
     loop {
-        let s = -end(g, sr, np, no, -b, -a, empties);
+        let s = -end(g, sr, np, no, -b, -a, empties, b - a == 1);
         if sr.aborted {
             return s;
         }
@@ -230,7 +230,7 @@ pub(super) fn end_root_body<G: SearchGen>(
         let s = if i == 0 {
             aspire(g, sr, np, no, alpha, beta, guess, empties - 1)
         } else {
-            let s = -end(g, sr, np, no, -alpha - 1, -alpha, empties - 1);
+            let s = -end(g, sr, np, no, -alpha - 1, -alpha, empties - 1, true);
             if s > alpha && s < beta && !sr.aborted {
                 aspire(g, sr, np, no, alpha, beta, s, empties - 1)
             } else {

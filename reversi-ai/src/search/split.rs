@@ -77,6 +77,7 @@ pub(super) fn rest<G: SearchGen + Send + Sync>(
     alpha: i32,
     beta: i32,
     empties: u32,
+    child_cut: bool,
 ) -> (i32, u8) {
     // (No threads in WebAssembly: the page runs one worker.)
     let free = sr.helpers.filter(|h| {
@@ -91,7 +92,7 @@ pub(super) fn rest<G: SearchGen + Send + Sync>(
         let (mut best, mut best_mv) = (-INF, NO_MOVE);
         for m in moves {
             let (np, no) = child(p, o, m);
-            let s = -end_child(g, sr, np, no, -beta, -alpha, empties - 1);
+            let s = -end_child(g, sr, np, no, -beta, -alpha, empties - 1, child_cut);
             if sr.aborted {
                 return (-INF, NO_MOVE);
             }
@@ -117,7 +118,7 @@ pub(super) fn rest<G: SearchGen + Send + Sync>(
         }
         let m = &moves[i];
         let (np, no) = child(p, o, m);
-        let v = -end_child(g, s, np, no, -beta, -alpha, empties - 1);
+        let v = -end_child(g, s, np, no, -beta, -alpha, empties - 1, child_cut);
         if s.aborted {
             break;
         }
