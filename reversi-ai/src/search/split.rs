@@ -64,6 +64,55 @@ impl<'a> Search<'a> {
     }
 }
 
+/// A free helper thread for `n` pieces of work (at least two), taken from the count of free
+/// ones: `None` when there is none, when the search runs alone, or in WebAssembly (no threads
+/// there: the page runs one worker).
+fn take_helper<'a>(sr: &Search<'a>, n: usize) -> Option<&'a std::sync::atomic::AtomicIsize> {
+    sr.helpers.filter(|h| {
+        !cfg!(target_arch = "wasm32")
+            && n >= 2
+            && h.fetch_update(Ordering::Acquire, Ordering::Relaxed, |k| {
+                (k > 0).then(|| k - 1)
+            })
+            .is_ok()
+    })
+}
+
+/// Runs `work` on this thread and on the helper taken by [`take_helper`] (whose place goes
+/// back to `helpers` when it is done), each with its own search forked from `sr` under
+/// `flag`, and adds their nodes to `sr`'s. With `lend`, this thread gives its place while it
+/// waits for the helper's last piece of work, so that the helper's subtree may split onto
+/// another thread meanwhile (the count may go below zero for a moment). Returns whether
+/// either search was stopped.
+fn two_threads(
+    sr: &mut Search<'_>,
+    flag: &SplitFlag<'_>,
+    helpers: &std::sync::atomic::AtomicIsize,
+    lend: bool,
+    work: impl Fn(&mut Search<'_>) + Sync,
+) -> bool {
+    let (mut mine, mut theirs) = (sr.fork(flag), sr.fork(flag));
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(|| {
+            work(&mut theirs);
+            helpers.fetch_add(1, Ordering::Release);
+        });
+        work(&mut mine);
+        if lend {
+            helpers.fetch_add(1, Ordering::Release);
+        }
+        let joined = helper.join();
+        if lend {
+            helpers.fetch_sub(1, Ordering::Acquire);
+        }
+        if let Err(e) = joined {
+            std::panic::resume_unwind(e);
+        }
+    });
+    sr.nodes += mine.nodes + theirs.nodes;
+    mine.aborted || theirs.aborted
+}
+
 /// The moves `moves` (best first) of a null-window node (`beta == alpha + 1`) that searched its
 /// first move without a cutoff: on two threads when a helper is free, else one after the other.
 /// Returns the best score and move (`-INF` when the search was stopped first).
@@ -79,16 +128,7 @@ pub(super) fn rest<G: SearchGen + Send + Sync>(
     empties: u32,
     child_cut: bool,
 ) -> (i32, u8) {
-    // (No threads in WebAssembly: the page runs one worker.)
-    let free = sr.helpers.filter(|h| {
-        !cfg!(target_arch = "wasm32")
-            && moves.len() >= 2
-            && h.fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| {
-                (n > 0).then(|| n - 1)
-            })
-            .is_ok()
-    });
-    let Some(helpers) = free else {
+    let Some(helpers) = take_helper(sr, moves.len()) else {
         let (mut best, mut best_mv) = (-INF, NO_MOVE);
         for m in moves {
             let (np, no) = child(p, o, m);
@@ -134,23 +174,7 @@ pub(super) fn rest<G: SearchGen + Send + Sync>(
             break;
         }
     };
-    let (mut mine, mut theirs) = (sr.fork(&flag), sr.fork(&flag));
-    std::thread::scope(|scope| {
-        let helper = scope.spawn(|| {
-            work(&mut theirs);
-            helpers.fetch_add(1, Ordering::Release);
-        });
-        work(&mut mine);
-        // Waiting for the helper's last move, this thread is idle: the helper's subtree may
-        // split onto another thread meanwhile. (The count may go below zero for a moment.)
-        helpers.fetch_add(1, Ordering::Release);
-        let joined = helper.join();
-        helpers.fetch_sub(1, Ordering::Acquire);
-        if let Err(e) = joined {
-            std::panic::resume_unwind(e);
-        }
-    });
-    sr.nodes += mine.nodes + theirs.nodes;
+    two_threads(sr, &flag, helpers, true, work);
     if !flag.cut.load(Ordering::Relaxed) && done.into_inner() < moves.len() {
         // Stopped from outside this split (the limits, the stop flag, or an enclosing split's
         // cutoff) before every move was searched: so is this node, whose partial best must
@@ -173,15 +197,7 @@ pub(super) fn each(
     n: usize,
     search: impl Fn(&mut Search<'_>, usize) -> i32 + Sync,
 ) -> Vec<i32> {
-    let free = sr.helpers.filter(|h| {
-        !cfg!(target_arch = "wasm32")
-            && n >= 2
-            && h.fetch_update(Ordering::Acquire, Ordering::Relaxed, |k| {
-                (k > 0).then(|| k - 1)
-            })
-            .is_ok()
-    });
-    let Some(helpers) = free else {
+    let Some(helpers) = take_helper(sr, n) else {
         return (0..n).map(|i| search(sr, i)).collect();
     };
     let flag = SplitFlag {
@@ -199,19 +215,7 @@ pub(super) fn each(
         }
         scores[i].store(search(s, i), Ordering::Relaxed);
     };
-    let (mut mine, mut theirs) = (sr.fork(&flag), sr.fork(&flag));
-    std::thread::scope(|scope| {
-        let helper = scope.spawn(|| {
-            work(&mut theirs);
-            helpers.fetch_add(1, Ordering::Release);
-        });
-        work(&mut mine);
-        if let Err(e) = helper.join() {
-            std::panic::resume_unwind(e);
-        }
-    });
-    sr.nodes += mine.nodes + theirs.nodes;
-    sr.aborted |= mine.aborted || theirs.aborted;
+    sr.aborted |= two_threads(sr, &flag, helpers, false, work);
     scores.into_iter().map(|s| s.into_inner()).collect()
 }
 
