@@ -679,12 +679,11 @@ pub(super) fn end_body<G: SearchGen>(
             }
         }
         if empties >= super::split::SPLIT_MIN && sr.helpers.is_some() {
-            // Young brothers wait: the first move alone, the others maybe on two threads, with
-            // a null window; at a PV node a move that beats alpha there is searched again with
-            // the full window, then the others are tried against the new alpha.
-            // The moves searched alone before the others are shared: one (the table's move
-            // counts), or `CUT_ELDERS` at a node expected to cut off, where a second move
-            // often still cuts and a split would be wasted work.
+            // Young brothers wait: the first move alone (the table's move counts), or the first
+            // `CUT_ELDERS` at a node expected to cut off, where a later move often still cuts
+            // and a split would be wasted work; the others maybe on two threads, with a null
+            // window. At a PV node a move that beats alpha there is searched again with the
+            // full window, then the others are tried against the new alpha.
             let elders = if cut && !pv_node { CUT_ELDERS } else { 1 };
             let mut from = 0;
             let mut alone = usize::from(!first);
