@@ -232,10 +232,16 @@ mod tests {
         let mut sr = Search::new(&mid, &end, &stop, None, None);
         sr.helpers = Some(&free);
         let threads = Mutex::new(std::collections::HashSet::new());
+        let began = std::time::Instant::now();
         let scores = each(&mut sr, 12, |s, i| {
             threads.lock().unwrap().insert(std::thread::current().id());
-            // Long enough that the helper takes some of the work.
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            // Each thread's work waits (2 s at most) until the other thread has some too, so
+            // that a helper slow to start on a loaded machine still takes part.
+            while threads.lock().unwrap().len() < 2
+                && began.elapsed() < std::time::Duration::from_secs(2)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
             s.nodes += 1;
             3 * i as i32 - 7
         });
