@@ -85,7 +85,9 @@ pub fn perft(pos: &Position, depth: u32, convention: Convention) -> u64 {
 pub use crate::movegen::Kernel;
 
 /// [`perft`] of the raw pair (mover `p`, opponent `o`) on a chosen [`Kernel`], optionally with a
-/// transposition table.
+/// transposition table. With a table, the count also keeps an exact table of the nodes just
+/// below the shared one, of `2^(2 depth - 6)` entries of 24 bytes (at least 1 024, at most 2^22:
+/// 96 MiB from depth 14), for the time of the call.
 ///
 /// # Panics
 ///
@@ -114,7 +116,8 @@ pub fn perft_raw(
         kernel.is_available(),
         "kernel {kernel:?} is not supported by this CPU"
     );
-    count(p, o, depth, convention, hash, kernel)
+    let mut near = hash.map(|_| Near::for_depth(depth));
+    count(p, o, depth, convention, hash.zip(near.as_mut()), kernel)
 }
 
 pub(crate) const OEIS: u8 = 0;
@@ -128,7 +131,7 @@ pub(crate) fn count(
     o: u64,
     depth: u32,
     convention: Convention,
-    hash: Option<&PerftHash>,
+    hash: Option<(&PerftHash, &mut Near)>,
     kernel: Kernel,
 ) -> u64 {
     fn on<G: PerftGen>(
@@ -137,20 +140,16 @@ pub(crate) fn count(
         o: u64,
         depth: u32,
         convention: Convention,
-        hash: Option<&PerftHash>,
+        hash: Option<(&PerftHash, &mut Near)>,
     ) -> u64 {
         match (convention, hash) {
             (Convention::Oeis, None) => count_plain::<G, OEIS>(g, p, o, depth),
             (Convention::Edax, None) => count_plain::<G, EDAX>(g, p, o, depth),
             (Convention::NoPass, None) => count_plain::<G, NOPASS>(g, p, o, depth),
-            (Convention::Oeis, Some(h)) => {
-                count_hash::<G, OEIS>(g, p, o, depth, h, &mut Near::new())
-            }
-            (Convention::Edax, Some(h)) => {
-                count_hash::<G, EDAX>(g, p, o, depth, h, &mut Near::new())
-            }
-            (Convention::NoPass, Some(h)) => {
-                count_hash::<G, NOPASS>(g, p, o, depth, h, &mut Near::new())
+            (Convention::Oeis, Some((h, near))) => count_hash::<G, OEIS>(g, p, o, depth, h, near),
+            (Convention::Edax, Some((h, near))) => count_hash::<G, EDAX>(g, p, o, depth, h, near),
+            (Convention::NoPass, Some((h, near))) => {
+                count_hash::<G, NOPASS>(g, p, o, depth, h, near)
             }
         }
     }
@@ -459,15 +458,23 @@ fn count_hash_miss<G: PerftGen, const C: u8>(
             None => u64::from(C != EDAX),
         }
     } else if depth - 1 < PerftHash::MIN_DEPTH {
-        // The children are below the table: the small near table catches the transpositions
-        // among them (the same moves in another order a few plies up).
-        let mut n = 0;
+        // The children are below the table: the near table catches the transpositions among
+        // them. All children are made first and their entries prefetched, so that the probes
+        // overlap instead of waiting for memory one by one.
+        let mut kids = [(0u64, 0u64); 34];
+        let mut k = 0;
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             let x = moves & moves.wrapping_neg();
             moves ^= x;
             let f = g.flips(p, o, sq);
             let (cp, co) = (o ^ f, p ^ f ^ x);
+            near.prefetch(cp, co);
+            kids[k] = (cp, co);
+            k += 1;
+        }
+        let mut n = 0;
+        for &(cp, co) in &kids[..k] {
             n += near.count(cp, co, depth - 1, || {
                 count_body::<G, C>(g, cp, co, depth - 1)
             });
@@ -503,31 +510,63 @@ fn count_hash_miss<G: PerftGen, const C: u8>(
 
 pub use crate::perft_hash::PerftHash;
 
-/// A small table of one count's subtrees just below [`PerftHash::MIN_DEPTH`], keyed by the exact
-/// position (no symmetry) and small enough to stay in the CPU's cache: the transpositions close
-/// to the leaves are mostly the same moves played in another order a few plies up, so they meet
-/// again soon, and a probe here costs far less than one of the large table.
-struct Near {
+/// A table of the subtrees just below [`PerftHash::MIN_DEPTH`], keyed by the exact position (no
+/// symmetry), one per thread of a count: the nodes there are the most numerous of the hashed
+/// count and each is cheap to count again, so the table keeps a plain array without locks and
+/// spares them the normalisation under the symmetries and the shared table's entry guards.
+pub(crate) struct Near {
     /// `(p, o, depth << 56 | count)`; `p == o == 0` when empty (no position has no disc).
     entries: Box<[(u64, u64, u64)]>,
+    /// `64 - log2(entries.len())`: an index is a hash's top bits.
+    shift: u32,
 }
 
 impl Near {
-    const BITS: u32 = 12;
-
-    fn new() -> Near {
+    /// A table of `1 << bits` entries (24 bytes each).
+    fn new(bits: u32) -> Near {
         Near {
-            entries: vec![(0, 0, 0); 1 << Self::BITS].into_boxed_slice(),
+            entries: vec![(0, 0, 0); 1 << bits].into_boxed_slice(),
+            shift: 64 - bits,
         }
+    }
+
+    /// A table for a count `depth` plies deep: its positions `depth - 3` plies down number
+    /// about 6.7 times as many at each ply (19.8 million up to symmetry after 11 plies), and a
+    /// table far larger than the caches costs more in misses than it saves; 2^22 entries (96
+    /// MiB) at most, from depth 14.
+    fn for_depth(depth: u32) -> Near {
+        Near::new((2 * depth).saturating_sub(6).clamp(10, 22))
+    }
+
+    #[inline(always)]
+    fn slot(&self, p: u64, o: u64) -> usize {
+        let h = (p ^ o.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> self.shift) as usize
+    }
+
+    /// Asks the CPU to bring the entry of `(p, o)` into the cache.
+    #[inline(always)]
+    fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let ptr = core::ptr::from_ref(&self.entries[self.slot(p, o)]).cast::<i8>();
+            // SAFETY: a prefetch has no effect on the program's state; SSE is part of x86-64.
+            #[allow(unused_unsafe)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(ptr)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
     }
 
     /// The count of `(p, o)` at `depth` (below 256, and the count below 2^56), from the table
     /// or from `count`, which is then stored.
     #[inline(always)]
     fn count(&mut self, p: u64, o: u64, depth: u32, count: impl FnOnce() -> u64) -> u64 {
-        let h = (p ^ o.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let i = (h >> (64 - Self::BITS)) as usize;
         let d = u64::from(depth) << 56;
+        let i = self.slot(p, o);
         let e = &mut self.entries[i];
         if e.0 == p && e.1 == o && e.2 >> 56 == d >> 56 {
             return e.2 & ((1 << 56) - 1);
@@ -714,6 +753,8 @@ pub struct Progress {
 /// The tree is split at the root into subtrees (the positions a few plies down; with a table,
 /// transpositions and symmetric positions among them are counted once, times their number),
 /// which the workers take in turn. `progress` is called by the workers after each subtree.
+/// With a table, each worker also keeps an exact table as [`perft_raw`] does, for all its
+/// subtrees.
 ///
 /// # Panics
 ///
@@ -766,20 +807,31 @@ pub fn perft_with(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let leaves = AtomicU64::new(0);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&(p, o, d, times)) = tasks.get(i) else {
-            break;
-        };
-        let n = count(p, o, d, convention, opts.hash, opts.kernel) * times;
-        let leaves = leaves.fetch_add(n, Ordering::Relaxed) + n;
-        let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-        progress(&Progress {
-            done,
-            total,
-            leaves,
-            elapsed: start.elapsed(),
-        });
+    let work = || {
+        // Each thread's near table serves all its subtrees.
+        let mut near = opts.hash.map(|_| Near::for_depth(depth));
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(p, o, d, times)) = tasks.get(i) else {
+                break;
+            };
+            let n = count(
+                p,
+                o,
+                d,
+                convention,
+                opts.hash.zip(near.as_mut()),
+                opts.kernel,
+            ) * times;
+            let leaves = leaves.fetch_add(n, Ordering::Relaxed) + n;
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(&Progress {
+                done,
+                total,
+                leaves,
+                elapsed: start.elapsed(),
+            });
+        }
     };
     let threads = opts.threads.clamp(1, total.max(1));
     if threads == 1 {
@@ -910,7 +962,7 @@ mod tests {
     /// The near table gives back what it stored, for the same position and depth only.
     #[test]
     fn the_near_table_keeps_position_and_depth_apart() {
-        let mut near = Near::new();
+        let mut near = Near::new(4);
         assert_eq!(near.count(1, 2, 3, || 40), 40);
         assert_eq!(near.count(1, 2, 3, || unreachable!()), 40);
         assert_eq!(near.count(1, 2, 2, || 7), 7);
