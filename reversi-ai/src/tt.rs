@@ -4,6 +4,7 @@
 //! an entry torn by two threads writing it at once is seen as empty rather than wrong.
 
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use reversi_core::mem::{Zeroable, ZeroedSlice};
 
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Entry {
@@ -84,8 +85,13 @@ impl Stored {
 #[repr(C, align(64))]
 struct Bucket([Stored; 2]);
 
+// SAFETY: atomic words only; zero bytes are two empty entries.
+unsafe impl Zeroable for Bucket {}
+
+/// The bucket array: zeroed memory, on huge pages where the system offers them (a probe then
+/// rarely misses the TLB; see [`reversi_core::mem`]).
 pub(crate) struct TransTable {
-    buckets: Buckets,
+    buckets: ZeroedSlice<Bucket>,
     mask: usize,
     gen: u8,
 }
@@ -101,7 +107,12 @@ impl TransTable {
     /// A table of `2^bits` entries (32 bytes each, in buckets of two).
     pub fn new(bits: u32) -> TransTable {
         let n = 1usize << (bits.clamp(4, 30) - 1);
-        let buckets = Buckets::new(n);
+        let Some(buckets) = ZeroedSlice::new(n) else {
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::array::<Bucket>(n)
+                    .unwrap_or(std::alloc::Layout::new::<Bucket>()),
+            )
+        };
         TransTable {
             buckets,
             mask: n - 1,
@@ -116,10 +127,7 @@ impl TransTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        let n = self.buckets.len();
-        // SAFETY: `&mut self` is exclusive; the buckets are `n` valid ones, and all-zero bytes
-        // are a valid empty bucket.
-        unsafe { core::ptr::write_bytes(self.buckets.ptr.as_ptr(), 0, n) };
+        self.buckets.clear();
     }
 
     /// The bucket of a position: anywhere in the table, or when `near_end`, in its first
@@ -245,115 +253,6 @@ impl TransTable {
             mv,
             gen,
         });
-    }
-}
-
-/// The bucket array: zeroed memory that, on Linux, is mapped fresh and aligned to 2 MiB, with the
-/// kernel asked to back it with transparent huge pages (a probe then rarely misses the TLB).
-struct Buckets {
-    ptr: core::ptr::NonNull<Bucket>,
-    len: usize,
-    /// The mapping to release on drop (start, length), when the memory came from `mmap`.
-    map: Option<(usize, usize)>,
-}
-
-// SAFETY: `Buckets` owns its memory exclusively, as a `Vec` would.
-unsafe impl Send for Buckets {}
-// SAFETY: shared access goes through atomic words only.
-unsafe impl Sync for Buckets {}
-
-/// Huge-page backed mappings through `libc` on 64-bit Linux; elsewhere (wasm32, other systems)
-/// the table is a plain zeroed allocation.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-mod sys {
-    pub const HUGE_PAGE: usize = 1 << 21;
-
-    /// Maps `size` zeroed bytes aligned to a huge page: (aligned start, mapping start, mapping
-    /// length), or `None` when the kernel refuses.
-    pub fn map(size: usize) -> Option<(usize, usize, usize)> {
-        let len = size.checked_add(HUGE_PAGE)?;
-        // SAFETY: an anonymous private mapping with no address hint touches no existing memory.
-        let base = unsafe {
-            libc::mmap(
-                core::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if base == libc::MAP_FAILED || base.is_null() {
-            return None;
-        }
-        let start = (base as usize + HUGE_PAGE - 1) & !(HUGE_PAGE - 1);
-        // SAFETY: the range lies inside the mapping just made; the advice changes no content and
-        // its failure only costs speed.
-        let _ = unsafe { libc::madvise(start as *mut libc::c_void, size, libc::MADV_HUGEPAGE) };
-        Some((start, base as usize, len))
-    }
-
-    /// Releases a mapping made by [`map`].
-    pub fn unmap(base: usize, len: usize) {
-        // SAFETY: (`base`, `len`) is a mapping made by `map` and no longer referenced.
-        let _ = unsafe { libc::munmap(base as *mut libc::c_void, len) };
-    }
-}
-
-impl Buckets {
-    fn layout(len: usize) -> std::alloc::Layout {
-        std::alloc::Layout::array::<Bucket>(len).expect("table size fits memory")
-    }
-
-    fn new(len: usize) -> Buckets {
-        let layout = Self::layout(len);
-        #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-        if layout.size() >= sys::HUGE_PAGE {
-            if let Some((start, base, map_len)) = sys::map(layout.size()) {
-                if let Some(ptr) = core::ptr::NonNull::new(start as *mut Bucket) {
-                    // Fresh anonymous memory reads as zeros: all buckets are empty.
-                    return Buckets {
-                        ptr,
-                        len,
-                        map: Some((base, map_len)),
-                    };
-                }
-            }
-        }
-        // SAFETY: the layout has a non-zero size (at least 8 buckets); all-zero bytes are a valid
-        // empty `Bucket`.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
-        let Some(ptr) = core::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        Buckets {
-            ptr,
-            len,
-            map: None,
-        }
-    }
-}
-
-impl core::ops::Deref for Buckets {
-    type Target = [Bucket];
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `ptr` points to `len` initialised buckets owned by `self`.
-        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        match self.map {
-            #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-            Some((base, len)) => sys::unmap(base, len),
-            #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-            Some(_) => {}
-            // SAFETY: allocated in `new` with this layout.
-            None => unsafe {
-                std::alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len))
-            },
-        }
     }
 }
 

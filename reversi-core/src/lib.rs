@@ -41,6 +41,7 @@ mod bitboard;
 mod color;
 mod error;
 mod game;
+pub mod mem;
 pub mod movegen;
 mod moves;
 pub mod notation;

@@ -516,16 +516,21 @@ pub use crate::perft_hash::PerftHash;
 /// spares them the normalisation under the symmetries and the shared table's entry guards.
 pub(crate) struct Near {
     /// `(p, o, depth << 56 | count)`; `p == o == 0` when empty (no position has no disc).
-    entries: Box<[(u64, u64, u64)]>,
+    entries: crate::mem::ZeroedSlice<(u64, u64, u64)>,
     /// `64 - log2(entries.len())`: an index is a hash's top bits.
     shift: u32,
 }
 
 impl Near {
-    /// A table of `1 << bits` entries (24 bytes each).
+    /// A table of `1 << bits` entries (24 bytes each), or of 1 024 when the memory for that
+    /// many cannot be had.
     fn new(bits: u32) -> Near {
+        let table = |bits: u32| crate::mem::ZeroedSlice::new(1 << bits).map(|e| (e, bits));
+        let Some((entries, bits)) = table(bits).or_else(|| table(10)) else {
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<[(u64, u64, u64); 1024]>())
+        };
         Near {
-            entries: vec![(0, 0, 0); 1 << bits].into_boxed_slice(),
+            entries,
             shift: 64 - bits,
         }
     }

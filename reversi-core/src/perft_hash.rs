@@ -1,6 +1,7 @@
 //! The transposition table of perft: subtree counts keyed by the position, normalised under the
 //! eight symmetries of the board.
 
+use crate::mem::{Zeroable, ZeroedSlice};
 use crate::symmetry::{mirror_columns, transpose};
 use crate::TableSizeError;
 use core::sync::atomic::{fence, AtomicU64, Ordering};
@@ -25,13 +26,16 @@ use core::sync::atomic::{fence, AtomicU64, Ordering};
 /// assert!(hash.bytes() <= 1 << 20);
 /// ```
 pub struct PerftHash {
-    buckets: Box<[Bucket]>,
+    buckets: ZeroedSlice<Bucket>,
 }
 
 /// Two entries in one cache line: the first keeps the deeper count, the second the latest.
 #[repr(C, align(64))]
 #[derive(Default)]
 struct Bucket([Entry; 2]);
+
+// SAFETY: atomic integers only; zero bytes are two empty entries.
+unsafe impl Zeroable for Bucket {}
 
 #[repr(C)]
 #[derive(Default)]
@@ -56,7 +60,7 @@ impl PerftHash {
     /// Nodes with fewer plies below them than this are counted directly, without the table.
     pub const MIN_DEPTH: u32 = 4;
 
-    /// A table of at most `mb` MiB (at least one bucket of 128 bytes).
+    /// A table of at most `mb` MiB (at least one bucket of 64 bytes).
     ///
     /// # Panics
     ///
@@ -94,17 +98,9 @@ impl PerftHash {
     pub fn try_new(mb: usize) -> Result<PerftHash, TableSizeError> {
         let layout = Self::layout(mb).ok_or(TableSizeError { mib: mb })?;
         let n = layout.size() / core::mem::size_of::<Bucket>();
-        // SAFETY: the layout has a non-zero size (n >= 1, buckets are 128 bytes). All-zero bytes
-        // are a valid `Bucket` (atomic integers), so the zeroed allocation is initialised, and it
-        // has the layout of `[Bucket; n]` that `Box<[Bucket]>` frees it with. Zeroed memory from
-        // the allocator is mapped lazily, so a large table costs nothing until it is used.
-        let buckets = unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-            if ptr.is_null() {
-                return Err(TableSizeError { mib: mb });
-            }
-            Box::from_raw(core::ptr::slice_from_raw_parts_mut(ptr, n))
-        };
+        // Mapped lazily (on huge pages where the system offers them), so a large table costs
+        // nothing until it is used.
+        let buckets = ZeroedSlice::new(n).ok_or(TableSizeError { mib: mb })?;
         Ok(PerftHash { buckets })
     }
 
