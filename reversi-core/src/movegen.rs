@@ -705,6 +705,37 @@ pub(crate) static RAYS_UP: [Rays; 64] = rays(true);
 #[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS_DOWN: [Rays; 64] = rays(false);
 
+/// The moves of a node whose children have no move, met by a three-ply count and counted
+/// after its loop: a call inside the loop (rare as it is) made the compiler keep the pending
+/// lanes in memory rather than in registers, and reload them at every child (on Zen 4 a 512-bit
+/// reload of a 512-bit store waits for the store). Used by the AVX2 and AVX-512 kernels.
+#[cfg(target_arch = "x86_64")]
+#[derive(Default)]
+pub(crate) struct Idle(u64);
+
+#[cfg(target_arch = "x86_64")]
+impl Idle {
+    /// Keeps the move `x` (one bit).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, x: u64) {
+        self.0 |= x;
+    }
+
+    /// The leaves of the kept moves' children of `(p, o)`, each two plies down, by `count2`.
+    #[inline(always)]
+    pub(crate) fn count(&self, p: u64, o: u64, count2: impl Fn(u64, u64) -> u64) -> u64 {
+        let mut n = 0;
+        let mut m = self.0;
+        while m != 0 {
+            let x = m & m.wrapping_neg();
+            m ^= x;
+            let f = flips(p, o, x.trailing_zeros() as u8);
+            n += count2(o ^ f, p ^ f ^ x);
+        }
+        n
+    }
+}
+
 /// The AVX2 kernel (x86-64 with AVX2, BMI1, BMI2, POPCNT and LZCNT): four directions per
 /// 256-bit vector. Reached only through [`Avx2`].
 #[cfg(target_arch = "x86_64")]
@@ -897,6 +928,7 @@ pub(crate) mod avx2 {
         let mo = _mm256_and_si256(oo, inner());
         let empty = !(p | o);
         let mut n = 0;
+        let mut idle = super::Idle::default();
         while moves != 0 {
             let mut xs = [0u64; 4];
             for x in &mut xs {
@@ -919,14 +951,14 @@ pub(crate) mod avx2 {
                 let (cp, co, m) = kids[i];
                 let f = _mm_cvtsi128_si64(_mm256_castsi256_si128(fs[i])) as u64;
                 let (a, b) = (o ^ f, p ^ f ^ xs[i]);
-                n += if m == 0 {
-                    count2(a, b)
+                if m == 0 {
+                    idle.push(xs[i]);
                 } else {
-                    bulk2_v(a, b, cp, co, m, &no_move)
-                };
+                    n += bulk2_v(a, b, cp, co, m, &no_move);
+                }
             }
         }
-        n
+        n + idle.count(p, o, count2)
     }
 
     /// [`bulk2`] with `p` and `o` also broadcast in `pp` and `oo`.
@@ -1348,6 +1380,7 @@ pub(crate) mod avx512_lanes {
         let mut total = _mm512_setzero_si512();
         let mut lane = 0u32;
         let mut extra = 0;
+        let mut idle = super::Idle::default();
         while moves != 0 {
             // SAFETY: this function has the features.
             let [xs, ps, os, ms] = unsafe { next_children8(pp, oo, &mut moves) };
@@ -1357,7 +1390,7 @@ pub(crate) mod avx512_lanes {
                 }
                 let (a, b, ma) = (ps[i], os[i], ms[i]);
                 if ma == 0 {
-                    extra += count2(a, b);
+                    idle.push(xs[i]);
                     continue;
                 }
                 let (va, vb) = (_mm512_set1_epi64(a as i64), _mm512_set1_epi64(b as i64));
@@ -1398,7 +1431,7 @@ pub(crate) mod avx512_lanes {
             extra +=
                 unsafe { lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move) };
         }
-        _mm512_reduce_add_epi64(total) as u64 + extra
+        _mm512_reduce_add_epi64(total) as u64 + extra + idle.count(p, o, count2)
     }
 
     /// Perft's leaves three plies below `(p, o)`, whose moves `moves` are not empty: the
@@ -1424,6 +1457,7 @@ pub(crate) mod avx512_lanes {
         let mut total = _mm512_setzero_si512();
         let mut lane = 0u32;
         let mut extra = 0;
+        let mut idle = super::Idle::default();
         while moves != 0 {
             // Eight children at a time, then their (grandchild, move) pairs into the lanes.
             // SAFETY: this function has the features.
@@ -1434,7 +1468,7 @@ pub(crate) mod avx512_lanes {
                 }
                 let (a, b, mut ma) = (ps[i], os[i], ms[i]);
                 if ma == 0 {
-                    extra += count2(a, b);
+                    idle.push(xs[i]);
                     continue;
                 }
                 while ma != 0 {
@@ -1458,6 +1492,6 @@ pub(crate) mod avx512_lanes {
             extra +=
                 unsafe { lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move) };
         }
-        _mm512_reduce_add_epi64(total) as u64 + extra
+        _mm512_reduce_add_epi64(total) as u64 + extra + idle.count(p, o, count2)
     }
 }

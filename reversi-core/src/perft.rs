@@ -902,6 +902,25 @@ mod tests {
         out
     }
 
+    /// How many of `positions` have a child without a move (which the batched counts set
+    /// aside and count after their loops): the tests below must meet some.
+    fn with_idle_child(positions: &[(u64, u64)]) -> usize {
+        positions
+            .iter()
+            .filter(|&&(p, o)| {
+                let mut m = crate::movegen::legal_moves(p, o);
+                let mut idle = false;
+                while m != 0 {
+                    let x = m & m.wrapping_neg();
+                    m ^= x;
+                    let f = crate::movegen::flips(p, o, x.trailing_zeros() as u8);
+                    idle |= crate::movegen::legal_moves(o ^ f, p ^ f ^ x) == 0;
+                }
+                idle
+            })
+            .count()
+    }
+
     /// Every way the AVX-512 kernel counts the last three plies (with and without VBMI2) agrees
     /// with the portable recursion, in the three conventions, on positions of random games.
     #[test]
@@ -929,7 +948,9 @@ mod tests {
             let two = count_plain::<Portable, C>(Portable, p, o, 2);
             assert_eq!(g.bulk2(p, o, moves, no_move), two);
         }
-        for (p, o) in random_positions(3000) {
+        let positions = random_positions(3000);
+        assert!(with_idle_child(&positions) >= 20);
+        for &(p, o) in &positions {
             check::<OEIS>(p, o);
             check::<EDAX>(p, o);
             check::<NOPASS>(p, o);
@@ -957,7 +978,9 @@ mod tests {
                 "bulk3 of {p:#x} {o:#x}, convention {C}"
             );
         }
-        for (p, o) in random_positions(3000) {
+        let positions = random_positions(3000);
+        assert!(with_idle_child(&positions) >= 20);
+        for &(p, o) in &positions {
             check::<OEIS>(g, p, o);
             check::<EDAX>(g, p, o);
             check::<NOPASS>(g, p, o);
