@@ -1163,18 +1163,28 @@ pub(crate) mod avx512_lanes {
         mo: __m512i,
         pre: __m512i,
     ) -> __m512i {
-        let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(x));
         let mut r = _mm512_and_si512(mo, _mm512_srli_epi64::<S>(x));
         let pre_r = _mm512_srli_epi64::<S>(pre);
-        l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
         r = or_and(r, mo, _mm512_srli_epi64::<S>(r));
-        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
         r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
-        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
         r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
-        let kl = _mm512_test_epi64_mask(_mm512_slli_epi64::<S>(l), p);
         let kr = _mm512_test_epi64_mask(_mm512_srli_epi64::<S>(r), p);
-        let flips = _mm512_mask_or_epi64(flips, kl, flips, l);
+        let flips = if S == 1 {
+            // Along a row towards higher bits an addition does the fill: the carry of the
+            // run's first square runs through the run (inner columns only, so it stays in the
+            // row) and sets the square after it; the run is that square less the first.
+            let first = _mm512_add_epi64(x, x);
+            let end = _mm512_andnot_si512(mo, _mm512_add_epi64(mo, _mm512_and_si512(first, mo)));
+            let kl = _mm512_test_epi64_mask(end, p);
+            _mm512_mask_or_epi64(flips, kl, flips, _mm512_sub_epi64(end, first))
+        } else {
+            let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(x));
+            l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
+            l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+            l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+            let kl = _mm512_test_epi64_mask(_mm512_slli_epi64::<S>(l), p);
+            _mm512_mask_or_epi64(flips, kl, flips, l)
+        };
         _mm512_mask_or_epi64(flips, kr, flips, r)
     }
 
@@ -1184,17 +1194,26 @@ pub(crate) mod avx512_lanes {
         enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
     )]
     fn moves_pair<const S: u32, const S2: u32>(p: __m512i, mo: __m512i) -> __m512i {
-        let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(p));
         let mut r = _mm512_and_si512(mo, _mm512_srli_epi64::<S>(p));
-        let pre = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(mo));
-        let pre_r = _mm512_srli_epi64::<S>(pre);
-        l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
+        let pre_r = _mm512_and_si512(mo, _mm512_srli_epi64::<S>(mo));
         r = or_and(r, mo, _mm512_srli_epi64::<S>(r));
-        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
         r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
-        l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
         r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
-        _mm512_or_si512(_mm512_slli_epi64::<S>(l), _mm512_srli_epi64::<S>(r))
+        let l = if S == 1 {
+            // Towards higher bits along a row, an addition: each run of opponent discs that
+            // follows a mover's disc carries into the square after it (see `flips_pair`). Not
+            // every such square is empty: the caller keeps the empty ones.
+            let starts = _mm512_and_si512(mo, _mm512_add_epi64(p, p));
+            _mm512_andnot_si512(mo, _mm512_add_epi64(mo, starts))
+        } else {
+            let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(p));
+            let pre = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(mo));
+            l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
+            l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+            l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
+            _mm512_slli_epi64::<S>(l)
+        };
+        _mm512_or_si512(l, _mm512_srli_epi64::<S>(r))
     }
 
     /// The legal moves of eight positions, one per lane.
