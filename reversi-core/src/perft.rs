@@ -459,53 +459,70 @@ fn count_hash_miss<G: PerftGen, const C: u8>(
         }
     } else if depth - 1 < PerftHash::MIN_DEPTH {
         // The children are below the table: the near table catches the transpositions among
-        // them. All children are made first and their entries prefetched, so that the probes
+        // them. The children are made first and their entries prefetched, so that the probes
         // overlap instead of waiting for memory one by one.
-        let mut kids = [(0u64, 0u64); 34];
-        let mut k = 0;
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as u8;
-            let x = moves & moves.wrapping_neg();
-            moves ^= x;
-            let f = g.flips(p, o, sq);
-            let (cp, co) = (o ^ f, p ^ f ^ x);
-            near.prefetch(cp, co);
-            kids[k] = (cp, co);
-            k += 1;
-        }
         let mut n = 0;
-        for &(cp, co) in &kids[..k] {
-            n += near.count(cp, co, depth - 1, || {
-                count_body::<G, C>(g, cp, co, depth - 1)
+        while moves != 0 {
+            let mut kids = [(0u64, 0u64); KIDS];
+            let k = next_kids(g, p, o, &mut moves, &mut kids, |cp, co| {
+                near.prefetch(cp, co);
+                (cp, co)
             });
+            for &(cp, co) in &kids[..k] {
+                n += near.count(cp, co, depth - 1, || {
+                    count_body::<G, C>(g, cp, co, depth - 1)
+                });
+            }
         }
         n
     } else {
-        // At most 33 moves in any position; the children, then their normalised keys.
-        let mut kids = [(0u64, 0u64, (0u64, 0u64)); 34];
-        let mut k = 0;
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as u8;
-            let x = moves & moves.wrapping_neg();
-            moves ^= x;
-            let f = g.flips(p, o, sq);
-            let (cp, co) = (o ^ f, p ^ f ^ x);
-            let key = crate::perft_hash::normalize(cp, co);
-            h.prefetch(key);
-            kids[k] = (cp, co, key);
-            k += 1;
-        }
+        // The children with their normalised keys, whose buckets are prefetched.
         let mut n = 0;
-        for &(cp, co, key) in &kids[..k] {
-            n += match h.get(key, depth - 1) {
-                Some(c) => c,
-                None => count_hash_missed::<G, C>(g, cp, co, depth - 1, key, h, near),
-            };
+        while moves != 0 {
+            let mut kids = [(0u64, 0u64, (0u64, 0u64)); KIDS];
+            let k = next_kids(g, p, o, &mut moves, &mut kids, |cp, co| {
+                let key = crate::perft_hash::normalize(cp, co);
+                h.prefetch(key);
+                (cp, co, key)
+            });
+            for &(cp, co, key) in &kids[..k] {
+                n += match h.get(key, depth - 1) {
+                    Some(c) => c,
+                    None => count_hash_missed::<G, C>(g, cp, co, depth - 1, key, h, near),
+                };
+            }
         }
         n
     };
     h.put(key, depth, n);
     n
+}
+
+/// The children a hashed node makes at a time: every position of a game has fewer moves (33 at
+/// most), a made-up one may have more, which then come in several rounds.
+const KIDS: usize = 34;
+
+/// Makes the children of `(p, o)` by the lowest moves of `moves` (taken out of it) into `kids`,
+/// each as `make(child_p, child_o)`, until `kids` is full or no move is left: how many.
+#[inline(always)]
+fn next_kids<G: MoveGen, T>(
+    g: G,
+    p: u64,
+    o: u64,
+    moves: &mut u64,
+    kids: &mut [T],
+    mut make: impl FnMut(u64, u64) -> T,
+) -> usize {
+    let mut k = 0;
+    while *moves != 0 && k < kids.len() {
+        let sq = moves.trailing_zeros() as u8;
+        let x = *moves & moves.wrapping_neg();
+        *moves ^= x;
+        let f = g.flips(p, o, sq);
+        kids[k] = make(o ^ f, p ^ f ^ x);
+        k += 1;
+    }
+    k
 }
 
 pub use crate::perft_hash::PerftHash;
@@ -984,6 +1001,23 @@ mod tests {
             check::<OEIS>(g, p, o);
             check::<EDAX>(g, p, o);
             check::<NOPASS>(g, p, o);
+        }
+    }
+
+    /// A made-up position with 35 moves (more than a game ever reaches) is counted with the
+    /// table as without it: the children of a node are made in chunks, never past an array.
+    #[test]
+    fn a_made_up_position_with_35_moves_is_counted_with_the_table() {
+        let (p, o) = (0x0008_6c84_2638_0001u64, 0x0076_004a_0046_7400u64);
+        assert_eq!(p & o, 0);
+        assert_eq!(crate::movegen::legal_moves(p, o).count_ones(), 35);
+        for depth in [4, 5] {
+            let plain = perft_raw(p, o, depth, Convention::Oeis, Kernel::best(), None);
+            for kernel in Kernel::available() {
+                let hash = PerftHash::new(1);
+                let hashed = perft_raw(p, o, depth, Convention::Oeis, kernel, Some(&hash));
+                assert_eq!(hashed, plain, "depth {depth}, {kernel:?}");
+            }
         }
     }
 
