@@ -76,11 +76,11 @@ pub struct ZeroedSlice<T: Zeroable> {
     ptr: NonNull<T>,
     len: usize,
     /// How the memory was had, to give it back on drop.
-    from: From,
+    from: Source,
 }
 
 /// Where a [`ZeroedSlice`]'s memory came from.
-enum From {
+enum Source {
     /// Nothing allocated (an empty slice or a zero-sized type).
     Nothing,
     /// The global allocator, with this layout.
@@ -146,7 +146,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
             return Some(ZeroedSlice {
                 ptr: NonNull::dangling(),
                 len,
-                from: From::Nothing,
+                from: Source::Nothing,
             });
         }
         #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
@@ -157,7 +157,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
                     return Some(ZeroedSlice {
                         ptr,
                         len,
-                        from: From::Map(base, map_len),
+                        from: Source::Map(base, map_len),
                     });
                 }
             }
@@ -167,7 +167,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
         Some(ZeroedSlice {
             ptr: NonNull::new(raw)?,
             len,
-            from: From::Alloc(layout),
+            from: Source::Alloc(layout),
         })
     }
 
@@ -209,7 +209,7 @@ impl<T: Zeroable> core::fmt::Debug for ZeroedSlice<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ZeroedSlice")
             .field("len", &self.len)
-            .field("mapped", &matches!(self.from, From::Map(..)))
+            .field("mapped", &matches!(self.from, Source::Map(..)))
             .finish()
     }
 }
@@ -217,15 +217,15 @@ impl<T: Zeroable> core::fmt::Debug for ZeroedSlice<T> {
 impl<T: Zeroable> Drop for ZeroedSlice<T> {
     fn drop(&mut self) {
         match self.from {
-            From::Nothing => {}
+            Source::Nothing => {}
             // SAFETY: allocated in `new` with this layout, and no longer referenced.
-            From::Alloc(layout) => unsafe {
+            Source::Alloc(layout) => unsafe {
                 std::alloc::dealloc(self.ptr.as_ptr().cast(), layout);
             },
             #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-            From::Map(base, len) => sys::unmap(base, len),
+            Source::Map(base, len) => sys::unmap(base, len),
             #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-            From::Map(..) => {}
+            Source::Map(..) => {}
         }
     }
 }
