@@ -88,9 +88,9 @@ struct Bucket([Stored; 2]);
 // SAFETY: atomic words only; zero bytes are two empty entries.
 unsafe impl Zeroable for Bucket {}
 
-/// The bucket array: zeroed memory, on huge pages where the system offers them (a probe then
-/// rarely misses the TLB; see [`reversi_core::mem`]).
 pub(crate) struct TransTable {
+    /// The bucket array: zeroed memory, on huge pages where the system offers them (a probe
+    /// then rarely misses the TLB; see [`reversi_core::mem`]).
     buckets: ZeroedSlice<Bucket>,
     mask: usize,
     gen: u8,

@@ -3,9 +3,9 @@
 //!
 //! A table of hundreds of MiB probed at random misses the TLB at nearly every probe when it lies
 //! in 4 KiB pages. On 64-bit Linux, [`ZeroedSlice`] maps its memory fresh, aligned to 2 MiB, and
-//! asks the kernel to back it with transparent huge pages (`madvise`; the default setting of
-//! many distributions gives huge pages only to memory that asks). Elsewhere (other systems,
-//! WebAssembly) it is a plain zeroed allocation.
+//! asks the kernel to back it with transparent huge pages (`madvise`: where the system's
+//! setting is `madvise`, as on the machine these tables were measured on, only memory that asks
+//! gets them). Elsewhere (other systems, WebAssembly) it is a plain zeroed allocation.
 
 use core::ptr::NonNull;
 
