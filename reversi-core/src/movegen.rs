@@ -1207,7 +1207,8 @@ pub(crate) mod avx512_lanes {
             _mm512_andnot_si512(mo, _mm512_add_epi64(mo, starts))
         } else {
             let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(p));
-            let pre = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(mo));
+            // `mo & mo << S`, one shift of `pre_r` (whose low bits were `mo`'s).
+            let pre = _mm512_slli_epi64::<S>(pre_r);
             l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
             l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
             l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
@@ -1372,9 +1373,229 @@ pub(crate) mod avx512_lanes {
         t
     };
 
-    /// [`bulk3`] on CPUs with AVX-512 VBMI2: a child's moves enter the lanes eight at a time
-    /// (their squares compressed out of its move mask, then expanded into the free lanes),
-    /// where [`bulk3`] places each (grandchild, move) pair with three masked broadcasts.
+    /// (Position, move) pairs waiting for a batch of eight lanes, on CPUs with AVX-512 VBMI2:
+    /// a position's moves enter the lanes eight at a time (their squares compressed out of its
+    /// move mask, then expanded into the free lanes). Lanes below `lane` are filled; each lane
+    /// also carries a tag, `vj`, which the caller gives with the position (where it came from).
+    #[derive(Clone, Copy)]
+    struct Pending {
+        vp: __m512i,
+        vo: __m512i,
+        vx: __m512i,
+        vj: __m512i,
+        lane: u32,
+    }
+
+    impl Pending {
+        /// No pair waiting.
+        ///
+        /// # Safety
+        ///
+        /// The CPU has the features of [`bulk3_vbmi2`].
+        #[inline(always)]
+        unsafe fn new() -> Pending {
+            // SAFETY: the caller's CPU has the features.
+            let zero = unsafe { _mm512_setzero_si512() };
+            Pending {
+                vp: zero,
+                vo: zero,
+                vx: zero,
+                vj: zero,
+                lane: 0,
+            }
+        }
+
+        /// Puts the moves `ma` (not empty) of the position `(a, b)`, tagged `j`, into the
+        /// lanes; whenever all eight are filled, hands them to `batch` (mask `0xFF`).
+        /// `squares` holds [`SQUARES`].
+        ///
+        /// # Safety
+        ///
+        /// As for [`Pending::new`].
+        #[inline(always)]
+        unsafe fn feed(
+            &mut self,
+            a: u64,
+            b: u64,
+            ma: u64,
+            j: u64,
+            squares: __m512i,
+            batch: &mut impl Batch,
+        ) {
+            // SAFETY: the caller's CPU has the features.
+            unsafe {
+                let one = _mm512_set1_epi64(1);
+                let (va, vb) = (_mm512_set1_epi64(a as i64), _mm512_set1_epi64(b as i64));
+                let vt = _mm512_set1_epi64(j as i64);
+                // The position's move squares in order, one per byte; eight at a time below.
+                let mut sqs = _mm512_maskz_compress_epi8(ma, squares);
+                let mut left = ma.count_ones();
+                loop {
+                    let ys =
+                        _mm512_sllv_epi64(one, _mm512_cvtepu8_epi64(_mm512_castsi512_si128(sqs)));
+                    let t = left.min(8);
+                    let room = 8 - self.lane;
+                    let k = ((((1u32 << t) - 1) << self.lane) & 0xFF) as __mmask8;
+                    self.vx = _mm512_mask_expand_epi64(self.vx, k, ys);
+                    self.vp = _mm512_mask_mov_epi64(self.vp, k, va);
+                    self.vo = _mm512_mask_mov_epi64(self.vo, k, vb);
+                    self.vj = _mm512_mask_mov_epi64(self.vj, k, vt);
+                    if t >= room {
+                        batch.lanes(self.vp, self.vo, self.vx, self.vj, 0xFF);
+                        // The moves of this chunk that did not fit start the next batch.
+                        self.vx =
+                            _mm512_maskz_compress_epi64(((0xFFu32 << room) & 0xFF) as __mmask8, ys);
+                        self.vp = va;
+                        self.vo = vb;
+                        self.vj = vt;
+                        self.lane = t - room;
+                    } else {
+                        self.lane += t;
+                    }
+                    if left <= 8 {
+                        break;
+                    }
+                    left -= 8;
+                    sqs = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), sqs);
+                }
+            }
+        }
+
+        /// Hands the lanes still filled, if any, to `batch` with the mask of those lanes.
+        ///
+        /// # Safety
+        ///
+        /// As for [`Pending::new`].
+        #[inline(always)]
+        unsafe fn finish(self, batch: &mut impl Batch) {
+            if self.lane > 0 {
+                let valid = ((1u32 << self.lane) - 1) as __mmask8;
+                // SAFETY: the caller's CPU has the features.
+                unsafe { batch.lanes(self.vp, self.vo, self.vx, self.vj, valid) };
+            }
+        }
+    }
+
+    /// What is done with a batch of (position, move) pairs, one per lane.
+    trait Batch {
+        /// Takes the lanes of `valid` (the lowest ones): movers `vp`, opponents `vo`, one move
+        /// bit each in `vx`, and the tags `vj`.
+        ///
+        /// # Safety
+        ///
+        /// As for [`Pending::new`].
+        unsafe fn lanes(
+            &mut self,
+            vp: __m512i,
+            vo: __m512i,
+            vx: __m512i,
+            vj: __m512i,
+            valid: __mmask8,
+        );
+    }
+
+    /// The last ply's batch: counts the children's moves into `total` (a child without a move
+    /// by `no_move`, into `extra`).
+    struct Count<F> {
+        total: __m512i,
+        extra: u64,
+        no_move: F,
+    }
+
+    impl<F: Fn(u64, u64) -> u64> Count<F> {
+        /// Nothing counted yet.
+        ///
+        /// # Safety
+        ///
+        /// As for [`Pending::new`].
+        #[inline(always)]
+        unsafe fn new(no_move: F) -> Self {
+            Count {
+                // SAFETY: the caller's CPU has the features.
+                total: unsafe { _mm512_setzero_si512() },
+                extra: 0,
+                no_move,
+            }
+        }
+
+        /// All that was counted.
+        ///
+        /// # Safety
+        ///
+        /// As for [`Pending::new`].
+        #[inline(always)]
+        unsafe fn sum(&self) -> u64 {
+            // SAFETY: the caller's CPU has the features.
+            unsafe { _mm512_reduce_add_epi64(self.total) as u64 + self.extra }
+        }
+    }
+
+    impl<F: Fn(u64, u64) -> u64> Batch for Count<F> {
+        #[inline(always)]
+        unsafe fn lanes(&mut self, vp: __m512i, vo: __m512i, vx: __m512i, _: __m512i, v: __mmask8) {
+            // SAFETY: the caller's CPU has the features.
+            self.extra += unsafe { lanes8(&mut self.total, vp, vo, vx, v, &self.no_move) };
+        }
+    }
+
+    /// The batch one ply above the last in [`bulk4_vbmi2`]: makes the children and hands
+    /// their (child, move) pairs to `last`. Children without a move are kept in `idle`, by
+    /// the tag of their parent.
+    struct Make<F> {
+        last: Pending,
+        count: Count<F>,
+        squares: __m512i,
+        idle: [u64; 64],
+    }
+
+    impl<F: Fn(u64, u64) -> u64> Batch for Make<F> {
+        #[inline(always)]
+        unsafe fn lanes(
+            &mut self,
+            vp: __m512i,
+            vo: __m512i,
+            vx: __m512i,
+            vj: __m512i,
+            v: __mmask8,
+        ) {
+            // SAFETY: the caller's CPU has the features.
+            unsafe {
+                let (cp, co, cm) = children8(vp, vo, vx);
+                let (mut ps, mut os, mut ms) = ([0u64; 8], [0u64; 8], [0u64; 8]);
+                // SAFETY: each array is 64 writable bytes.
+                {
+                    _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
+                    _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
+                    _mm512_storeu_si512(ms.as_mut_ptr().cast(), cm);
+                }
+                let stuck = _mm512_mask_testn_epi64_mask(v, cm, cm);
+                if stuck != 0 {
+                    let (mut xs, mut js) = ([0u64; 8], [0u64; 8]);
+                    // SAFETY: both arrays are 64 writable bytes.
+                    {
+                        _mm512_storeu_si512(xs.as_mut_ptr().cast(), vx);
+                        _mm512_storeu_si512(js.as_mut_ptr().cast(), vj);
+                    }
+                    let mut k = stuck;
+                    while k != 0 {
+                        let i = k.trailing_zeros() as usize;
+                        k &= k - 1;
+                        self.idle[js[i] as usize & 63] |= xs[i];
+                    }
+                }
+                for i in 0..v.count_ones() as usize {
+                    if ms[i] != 0 {
+                        self.last
+                            .feed(ps[i], os[i], ms[i], 0, self.squares, &mut self.count);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`bulk3`] on CPUs with AVX-512 VBMI2, which fill the lanes eight moves at a time (see
+    /// [`Pending`]), where [`bulk3`] places each (grandchild, move) pair with three masked
+    /// broadcasts.
     #[inline]
     #[target_feature(
         enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx512vbmi,avx512vbmi2,avx2,bmi1,bmi2,popcnt,lzcnt"
@@ -1389,68 +1610,87 @@ pub(crate) mod avx512_lanes {
         let (pp, oo) = (_mm512_set1_epi64(p as i64), _mm512_set1_epi64(o as i64));
         // SAFETY: `SQUARES` is 64 readable bytes.
         let squares = unsafe { _mm512_loadu_si512(SQUARES.as_ptr().cast()) };
-        let one = _mm512_set1_epi64(1);
-        // The pending (grandchild, move) pairs: lanes below `lane` are filled.
-        let (mut vp, mut vo, mut vx) = (
-            _mm512_setzero_si512(),
-            _mm512_setzero_si512(),
-            _mm512_setzero_si512(),
-        );
-        let mut total = _mm512_setzero_si512();
-        let mut lane = 0u32;
-        let mut extra = 0;
         let mut idle = super::Idle::default();
-        while moves != 0 {
-            // SAFETY: this function has the features.
-            let [xs, ps, os, ms] = unsafe { next_children8(pp, oo, &mut moves) };
-            for i in 0..8 {
-                if xs[i] == 0 {
-                    break;
-                }
-                let (a, b, ma) = (ps[i], os[i], ms[i]);
-                if ma == 0 {
-                    idle.push(xs[i]);
-                    continue;
-                }
-                let (va, vb) = (_mm512_set1_epi64(a as i64), _mm512_set1_epi64(b as i64));
-                // The child's move squares in order, one per byte; eight at a time below.
-                let mut sqs = _mm512_maskz_compress_epi8(ma, squares);
-                let mut left = ma.count_ones();
-                loop {
-                    let ys =
-                        _mm512_sllv_epi64(one, _mm512_cvtepu8_epi64(_mm512_castsi512_si128(sqs)));
-                    let t = left.min(8);
-                    let room = 8 - lane;
-                    let k = ((((1u32 << t) - 1) << lane) & 0xFF) as __mmask8;
-                    vx = _mm512_mask_expand_epi64(vx, k, ys);
-                    vp = _mm512_mask_mov_epi64(vp, k, va);
-                    vo = _mm512_mask_mov_epi64(vo, k, vb);
-                    if t >= room {
-                        // SAFETY: this function has the features.
-                        extra += unsafe { lanes8(&mut total, vp, vo, vx, 0xFF, &no_move) };
-                        // The moves of this chunk that did not fit start the next batch.
-                        vx =
-                            _mm512_maskz_compress_epi64(((0xFFu32 << room) & 0xFF) as __mmask8, ys);
-                        vp = va;
-                        vo = vb;
-                        lane = t - room;
-                    } else {
-                        lane += t;
-                    }
-                    if left <= 8 {
+        // SAFETY: this function has the features (for the block's every call).
+        unsafe {
+            let mut pending = Pending::new();
+            let mut count = Count::new(no_move);
+            while moves != 0 {
+                let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
+                for i in 0..8 {
+                    if xs[i] == 0 {
                         break;
                     }
-                    left -= 8;
-                    sqs = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), sqs);
+                    if ms[i] == 0 {
+                        idle.push(xs[i]);
+                    } else {
+                        pending.feed(ps[i], os[i], ms[i], 0, squares, &mut count);
+                    }
                 }
             }
+            pending.finish(&mut count);
+            count.sum() + idle.count(p, o, count2)
         }
-        if lane > 0 {
-            // SAFETY: this function has the features.
-            extra +=
-                unsafe { lanes8(&mut total, vp, vo, vx, ((1u32 << lane) - 1) as u8, &no_move) };
+    }
+
+    /// Perft's leaves four plies below `(p, o)`, whose moves `moves` are not empty, on CPUs
+    /// with AVX-512 VBMI2: the lanes stay full across the children. The (grandchild, move)
+    /// pairs of all children fill one set of lanes, which makes the grandchildren's children;
+    /// their (great-grandchild, move) pairs fill a second set, which counts their moves. A
+    /// child without a move is counted by `count3` (its leaves three plies down), a grandchild
+    /// without one by `count2`, a great-grandchild without one by `no_move`.
+    #[inline]
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx512vbmi,avx512vbmi2,avx2,bmi1,bmi2,popcnt,lzcnt"
+    )]
+    pub(crate) fn bulk4_vbmi2(
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+        count3: impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let (pp, oo) = (_mm512_set1_epi64(p as i64), _mm512_set1_epi64(o as i64));
+        // SAFETY: `SQUARES` is 64 readable bytes.
+        let squares = unsafe { _mm512_loadu_si512(SQUARES.as_ptr().cast()) };
+        // Children without a move; the children with moves (at most 64, one per move), whose
+        // index tags their moves in the lanes.
+        let mut idle = super::Idle::default();
+        let mut kids = [(0u64, 0u64); 64];
+        let mut n_kids = 0;
+        // SAFETY: this function has the features (for the block's every call).
+        unsafe {
+            let mut first = Pending::new();
+            let mut make = Make {
+                last: Pending::new(),
+                count: Count::new(no_move),
+                squares,
+                idle: [0; 64],
+            };
+            while moves != 0 {
+                let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
+                for i in 0..8 {
+                    if xs[i] == 0 {
+                        break;
+                    }
+                    if ms[i] == 0 {
+                        idle.push(xs[i]);
+                    } else {
+                        kids[n_kids & 63] = (ps[i], os[i]);
+                        first.feed(ps[i], os[i], ms[i], n_kids as u64, squares, &mut make);
+                        n_kids += 1;
+                    }
+                }
+            }
+            first.finish(&mut make);
+            make.last.finish(&mut make.count);
+            let mut n = make.count.sum() + idle.count(p, o, count3);
+            for (&(a, b), &m) in kids.iter().zip(&make.idle).take(n_kids) {
+                n += super::Idle(m).count(a, b, &count2);
+            }
+            n
         }
-        _mm512_reduce_add_epi64(total) as u64 + extra + idle.count(p, o, count2)
     }
 
     /// Perft's leaves three plies below `(p, o)`, whose moves `moves` are not empty: the

@@ -210,6 +210,23 @@ trait PerftGen: MoveGen {
         let _ = (p, o, moves, no_move, count2);
         None
     }
+
+    /// The leaves four plies below `(p, o)` (whose moves `moves` are not empty) when the
+    /// kernel has a batched count of them, with `count3` counting a child three plies down
+    /// and `count2` a grandchild two plies down.
+    #[inline(always)]
+    fn bulk4(
+        self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+        count3: impl Fn(u64, u64) -> u64,
+    ) -> Option<u64> {
+        let _ = (p, o, moves, no_move, count2, count3);
+        None
+    }
 }
 
 impl PerftGen for Portable {}
@@ -312,6 +329,34 @@ impl PerftGen for Avx512 {
             match self.0 {}
         }
     }
+
+    #[inline(always)]
+    fn bulk4(
+        self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+        count3: impl Fn(u64, u64) -> u64,
+    ) -> Option<u64> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::movegen::avx512_lanes::vbmi2() {
+            // SAFETY: as in `bulk2`, and the CPU has VBMI and VBMI2 as well.
+            unsafe {
+                Some(crate::movegen::avx512_lanes::bulk4_vbmi2(
+                    p, o, moves, no_move, count2, count3,
+                ))
+            }
+        } else {
+            None
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (p, o, moves, no_move, count2, count3);
+            match self.0 {}
+        }
+    }
 }
 
 /// Leaves of a child that has no move, one ply above the leaves.
@@ -364,6 +409,18 @@ fn count_body<G: PerftGen, const C: u8>(g: G, p: u64, o: u64, depth: u32) -> u64
             Some((p, o, d)) => count_plain::<G, C>(g, p, o, d),
             None => u64::from(C != EDAX),
         };
+    }
+    if depth == 4 {
+        if let Some(n) = g.bulk4(
+            p,
+            o,
+            moves,
+            |p, o| leaf_no_move::<G, C>(g, p, o),
+            |p, o| count_plain::<G, C>(g, p, o, 2),
+            |p, o| count_plain::<G, C>(g, p, o, 3),
+        ) {
+            return n;
+        }
     }
     if depth == 3 {
         if let Some(n) = g.bulk3(
@@ -964,9 +1021,30 @@ mod tests {
             }
             let two = count_plain::<Portable, C>(Portable, p, o, 2);
             assert_eq!(g.bulk2(p, o, moves, no_move), two);
+            let count3 = |p, o| count_plain::<Portable, C>(Portable, p, o, 3);
+            if let Some(four) = g.bulk4(p, o, moves, no_move, count2, count3) {
+                let expected = count_plain::<Portable, C>(Portable, p, o, 4);
+                assert_eq!(four, expected, "bulk4 of {p:#x} {o:#x}, convention {C}");
+            }
         }
         let positions = random_positions(3000);
         assert!(with_idle_child(&positions) >= 20);
+        // Positions whose grandchildren include one without a move, for the four-ply count.
+        let grand = positions
+            .iter()
+            .filter(|&&(p, o)| {
+                let mut m = crate::movegen::legal_moves(p, o);
+                let mut any = false;
+                while m != 0 {
+                    let x = m & m.wrapping_neg();
+                    m ^= x;
+                    let f = crate::movegen::flips(p, o, x.trailing_zeros() as u8);
+                    any |= with_idle_child(&[(o ^ f, p ^ f ^ x)]) > 0;
+                }
+                any
+            })
+            .count();
+        assert!(grand >= 20, "{grand} positions with a grandchild without a move");
         for &(p, o) in &positions {
             check::<OEIS>(p, o);
             check::<EDAX>(p, o);
