@@ -1150,44 +1150,6 @@ pub(crate) mod avx512_lanes {
         _mm512_ternarylogic_epi64::<0xF8>(a, b, c)
     }
 
-    /// The flips of moves `x` (one bit per lane) along `+S` and `-S`, for the shared mover `p`
-    /// and inner opponent discs `mo` (`pre = mo & mo << S`).
-    #[inline]
-    #[target_feature(
-        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512dq,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt"
-    )]
-    fn flips_pair<const S: u32, const S2: u32>(
-        flips: __m512i,
-        x: __m512i,
-        p: __m512i,
-        mo: __m512i,
-        pre: __m512i,
-    ) -> __m512i {
-        let mut r = _mm512_and_si512(mo, _mm512_srli_epi64::<S>(x));
-        let pre_r = _mm512_srli_epi64::<S>(pre);
-        r = or_and(r, mo, _mm512_srli_epi64::<S>(r));
-        r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
-        r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
-        let kr = _mm512_test_epi64_mask(_mm512_srli_epi64::<S>(r), p);
-        let flips = if S == 1 {
-            // Along a row towards higher bits an addition does the fill: the carry of the
-            // run's first square runs through the run (inner columns only, so it stays in the
-            // row) and sets the square after it; the run is that square less the first.
-            let first = _mm512_add_epi64(x, x);
-            let end = _mm512_andnot_si512(mo, _mm512_add_epi64(mo, _mm512_and_si512(first, mo)));
-            let kl = _mm512_test_epi64_mask(end, p);
-            _mm512_mask_or_epi64(flips, kl, flips, _mm512_sub_epi64(end, first))
-        } else {
-            let mut l = _mm512_and_si512(mo, _mm512_slli_epi64::<S>(x));
-            l = or_and(l, mo, _mm512_slli_epi64::<S>(l));
-            l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
-            l = or_and(l, pre, _mm512_slli_epi64::<S2>(l));
-            let kl = _mm512_test_epi64_mask(_mm512_slli_epi64::<S>(l), p);
-            _mm512_mask_or_epi64(flips, kl, flips, l)
-        };
-        _mm512_mask_or_epi64(flips, kr, flips, r)
-    }
-
     /// The moves along `+S` and `-S` of movers `p` against inner opponent discs `mo`, per lane.
     #[inline]
     #[target_feature(
@@ -1201,8 +1163,9 @@ pub(crate) mod avx512_lanes {
         r = or_and(r, pre_r, _mm512_srli_epi64::<S2>(r));
         let l = if S == 1 {
             // Towards higher bits along a row, an addition: each run of opponent discs that
-            // follows a mover's disc carries into the square after it (see `flips_pair`). Not
-            // every such square is empty: the caller keeps the empty ones.
+            // follows a mover's disc carries into the square after it (inner columns only, so
+            // the carry stays in its row). Not every such square is empty: the caller keeps
+            // the empty ones.
             let starts = _mm512_and_si512(mo, _mm512_add_epi64(p, p));
             _mm512_andnot_si512(mo, _mm512_add_epi64(mo, starts))
         } else {
@@ -1259,6 +1222,96 @@ pub(crate) mod avx512_lanes {
         _mm512_reduce_add_epi64(total) as u64 + extra
     }
 
+    /// The lines through the squares, 64-byte aligned, for lookups by lane: rows by row,
+    /// columns by column, then the diagonals along `+9` by `row - col + 7` and those along
+    /// `+7` by `row + col` (15 each, padded to 16).
+    #[repr(C, align(64))]
+    struct Lines([[u64; 8]; 6]);
+
+    static LINES: Lines = {
+        let mut t = [[0u64; 8]; 6];
+        let mut sq = 0;
+        while sq < 64 {
+            let (row, col) = (sq / 8, sq % 8);
+            let bit = 1u64 << sq;
+            t[0][row] |= bit;
+            t[1][col] |= bit;
+            let d9 = row + 7 - col;
+            t[2 + d9 / 8][d9 % 8] |= bit;
+            let d7 = row + col;
+            t[4 + d7 / 8][d7 % 8] |= bit;
+            sq += 1;
+        }
+        Lines(t)
+    };
+
+    /// The flips along the ray `up` (the squares of a line above the move, towards higher
+    /// bits), added to `f` where they are flips: the ray's lowest square that is not the
+    /// opponent's, if the mover's, ends the run.
+    #[inline(always)]
+    unsafe fn flips_up(f: __m512i, up: __m512i, p: __m512i, o: __m512i) -> __m512i {
+        // SAFETY: the caller's CPU has the features.
+        unsafe {
+            let t = _mm512_andnot_si512(o, up);
+            let low = _mm512_and_si512(t, _mm512_sub_epi64(_mm512_setzero_si512(), t));
+            let k = _mm512_test_epi64_mask(low, p);
+            let run = _mm512_and_si512(up, _mm512_sub_epi64(low, _mm512_set1_epi64(1)));
+            _mm512_mask_or_epi64(f, k, f, run)
+        }
+    }
+
+    /// As [`flips_up`] for the ray `down` (towards lower bits): its highest square that is
+    /// not the opponent's (found by a leading-zero count) ends the run.
+    #[inline(always)]
+    unsafe fn flips_down(f: __m512i, down: __m512i, p: __m512i, o: __m512i) -> __m512i {
+        // SAFETY: the caller's CPU has the features.
+        unsafe {
+            let t = _mm512_andnot_si512(o, down);
+            let high = _mm512_srlv_epi64(_mm512_set1_epi64(i64::MIN), _mm512_lzcnt_epi64(t));
+            let k = _mm512_test_epi64_mask(high, p);
+            let above = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(high, high));
+            _mm512_mask_or_epi64(f, k, f, _mm512_and_si512(down, above))
+        }
+    }
+
+    /// The flips of the moves `x` (one bit per lane, 0 in an unused lane) of movers `p`
+    /// against opponents `o`: each lane's four lines through its move are looked up, and each
+    /// ray is cut at its first square that is not the opponent's.
+    #[inline(always)]
+    unsafe fn flips8(p: __m512i, o: __m512i, x: __m512i) -> __m512i {
+        // SAFETY: the caller's CPU has the features; `LINES` is 384 bytes aligned to 64.
+        unsafe {
+            let t = LINES.0.as_ptr();
+            let sq = _mm512_sub_epi64(_mm512_set1_epi64(63), _mm512_lzcnt_epi64(x));
+            let row = _mm512_srli_epi64::<3>(sq);
+            let col = _mm512_and_si512(sq, _mm512_set1_epi64(7));
+            let rows = _mm512_permutexvar_epi64(row, _mm512_load_si512(t.cast()));
+            let cols = _mm512_permutexvar_epi64(col, _mm512_load_si512(t.add(1).cast()));
+            let i9 = _mm512_add_epi64(row, _mm512_xor_si512(col, _mm512_set1_epi64(7)));
+            let d9 = _mm512_permutex2var_epi64(
+                _mm512_load_si512(t.add(2).cast()),
+                i9,
+                _mm512_load_si512(t.add(3).cast()),
+            );
+            let d7 = _mm512_permutex2var_epi64(
+                _mm512_load_si512(t.add(4).cast()),
+                _mm512_add_epi64(row, col),
+                _mm512_load_si512(t.add(5).cast()),
+            );
+            let above = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(x, x));
+            let below = _mm512_sub_epi64(x, _mm512_set1_epi64(1));
+            let mut f = _mm512_setzero_si512();
+            f = flips_up(f, _mm512_and_si512(rows, above), p, o);
+            f = flips_up(f, _mm512_and_si512(cols, above), p, o);
+            f = flips_up(f, _mm512_and_si512(d9, above), p, o);
+            f = flips_up(f, _mm512_and_si512(d7, above), p, o);
+            f = flips_down(f, _mm512_and_si512(rows, below), p, o);
+            f = flips_down(f, _mm512_and_si512(cols, below), p, o);
+            f = flips_down(f, _mm512_and_si512(d9, below), p, o);
+            flips_down(f, _mm512_and_si512(d7, below), p, o)
+        }
+    }
+
     /// The children of eight (node, move) pairs, one per lane (`x` holds one move bit per lane,
     /// 0 in an unused lane): the children's movers, their opponents and their legal moves.
     ///
@@ -1271,18 +1324,7 @@ pub(crate) mod avx512_lanes {
     unsafe fn children8(p: __m512i, o: __m512i, x: __m512i) -> (__m512i, __m512i, __m512i) {
         // SAFETY: the caller's CPU has the features.
         unsafe {
-            let mh = _mm512_and_si512(o, _mm512_set1_epi64(H as i64));
-            let mv = _mm512_and_si512(o, _mm512_set1_epi64(V as i64));
-            let md = _mm512_and_si512(o, _mm512_set1_epi64(D as i64));
-            let pre_h = _mm512_and_si512(mh, _mm512_slli_epi64::<1>(mh));
-            let pre_v = _mm512_and_si512(mv, _mm512_slli_epi64::<8>(mv));
-            let pre_7 = _mm512_and_si512(md, _mm512_slli_epi64::<7>(md));
-            let pre_9 = _mm512_and_si512(md, _mm512_slli_epi64::<9>(md));
-            let mut f = _mm512_setzero_si512();
-            f = flips_pair::<1, 2>(f, x, p, mh, pre_h);
-            f = flips_pair::<8, 16>(f, x, p, mv, pre_v);
-            f = flips_pair::<7, 14>(f, x, p, md, pre_7);
-            f = flips_pair::<9, 18>(f, x, p, md, pre_9);
+            let f = flips8(p, o, x);
             let cp = _mm512_xor_si512(o, f);
             let co = _mm512_ternarylogic_epi64::<0x96>(p, f, x);
             (cp, co, moves8(cp, co))

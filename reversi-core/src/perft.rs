@@ -1044,7 +1044,10 @@ mod tests {
                 any
             })
             .count();
-        assert!(grand >= 20, "{grand} positions with a grandchild without a move");
+        assert!(
+            grand >= 20,
+            "{grand} positions with a grandchild without a move"
+        );
         for &(p, o) in &positions {
             check::<OEIS>(p, o);
             check::<EDAX>(p, o);
