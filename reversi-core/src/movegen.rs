@@ -832,13 +832,21 @@ pub(crate) mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     fn flip_v(pp: __m256i, mo: __m256i, sq: u8) -> __m256i {
+        or_all(flip_dirs(pp, mo, sq))
+    }
+
+    /// [`flip_v`] before its lanes are joined: the flips of each direction in its lane.
+    /// Upwards, the outflank is the lowest non-opponent square of the ray (`t & -t`);
+    /// downwards the ray is cut below its highest non-opponent square by a fill.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn flip_dirs(pp: __m256i, mo: __m256i, sq: u8) -> __m256i {
         let sq = usize::from(sq & 63);
         let zero = _mm256_setzero_si256();
         // SAFETY: `Rays` is 32 bytes aligned to 32, and `sq` is in bounds.
         let up = unsafe { _mm256_load_si256(super::RAYS_UP[sq].0.as_ptr().cast()) };
         // SAFETY: as above.
         let down = unsafe { _mm256_load_si256(super::RAYS_DOWN[sq].0.as_ptr().cast()) };
-
         // Upward: the lowest square of the ray that is not an inner opponent disc.
         let t = _mm256_andnot_si256(mo, up);
         let low = _mm256_and_si256(t, _mm256_sub_epi64(zero, t));
@@ -847,7 +855,6 @@ pub(crate) mod avx2 {
             _mm256_and_si256(ok, up),
             _mm256_add_epi64(low, _mm256_cmpeq_epi64(zero, zero)),
         );
-
         // Downward: everything of the ray above its highest non-opponent square.
         let s1 = shifts(1);
         let e = _mm256_andnot_si256(mo, down);
@@ -856,9 +863,105 @@ pub(crate) mod avx2 {
         s = _mm256_or_si256(s, _mm256_srlv_epi64(s, shifts(4)));
         let run = _mm256_andnot_si256(s, down);
         let bad = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(run, s1), pp), zero);
-        let fd = _mm256_andnot_si256(bad, run);
+        _mm256_or_si256(fu, _mm256_andnot_si256(bad, run))
+    }
 
-        or_all(_mm256_or_si256(fu, fd))
+    /// The moves along `+S` and `-S` of movers `p` against inner opponent discs `mo`, one
+    /// position per lane (the doubling fill; along a row towards higher bits an addition, as in
+    /// the AVX-512 lanes).
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn moves_pair4<const S: i32, const S2: i32>(p: __m256i, mo: __m256i) -> __m256i {
+        let mut r = _mm256_and_si256(mo, _mm256_srli_epi64::<S>(p));
+        let pre_r = _mm256_and_si256(mo, _mm256_srli_epi64::<S>(mo));
+        r = _mm256_or_si256(r, _mm256_and_si256(mo, _mm256_srli_epi64::<S>(r)));
+        r = _mm256_or_si256(r, _mm256_and_si256(pre_r, _mm256_srli_epi64::<S2>(r)));
+        r = _mm256_or_si256(r, _mm256_and_si256(pre_r, _mm256_srli_epi64::<S2>(r)));
+        let l = if S == 1 {
+            let starts = _mm256_and_si256(mo, _mm256_add_epi64(p, p));
+            _mm256_andnot_si256(mo, _mm256_add_epi64(mo, starts))
+        } else {
+            let pre = _mm256_slli_epi64::<S>(pre_r);
+            let mut l = _mm256_and_si256(mo, _mm256_slli_epi64::<S>(p));
+            l = _mm256_or_si256(l, _mm256_and_si256(mo, _mm256_slli_epi64::<S>(l)));
+            l = _mm256_or_si256(l, _mm256_and_si256(pre, _mm256_slli_epi64::<S2>(l)));
+            l = _mm256_or_si256(l, _mm256_and_si256(pre, _mm256_slli_epi64::<S2>(l)));
+            _mm256_slli_epi64::<S>(l)
+        };
+        _mm256_or_si256(l, _mm256_srli_epi64::<S>(r))
+    }
+
+    /// The legal moves of four positions, one per lane.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn moves4(p: __m256i, o: __m256i) -> __m256i {
+        let h = moves_pair4::<1, 2>(
+            p,
+            _mm256_and_si256(o, _mm256_set1_epi64x(super::INNER_COLS as i64)),
+        );
+        let v = moves_pair4::<8, 16>(
+            p,
+            _mm256_and_si256(o, _mm256_set1_epi64x(super::INNER_ROWS as i64)),
+        );
+        let od = _mm256_and_si256(o, _mm256_set1_epi64x(super::INNER as i64));
+        let d7 = moves_pair4::<7, 14>(p, od);
+        let d9 = moves_pair4::<9, 18>(p, od);
+        let m = _mm256_or_si256(_mm256_or_si256(h, v), _mm256_or_si256(d7, d9));
+        _mm256_andnot_si256(_mm256_or_si256(p, o), m)
+    }
+
+    /// The leaves below four children of `(p, o)` (broadcast in `pp` and `oo`, `mo` its inner
+    /// opponent discs), made by the four lowest moves of `moves` (which are taken out of it):
+    /// their flips one by one, then their mobility one child per lane.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn children4(
+        p: u64,
+        o: u64,
+        pp: __m256i,
+        oo: __m256i,
+        mo: __m256i,
+        moves: &mut u64,
+        no_move: &impl Fn(u64, u64) -> u64,
+    ) -> u64 {
+        let mut xs = [0u64; 4];
+        for x in &mut xs {
+            *x = *moves & moves.wrapping_neg();
+            *moves ^= *x;
+        }
+        let v = xs.map(|x| flip_dirs(pp, mo, x.trailing_zeros() as u8));
+        // Lane i gets the OR of `v[i]`'s lanes, child i's flips (a transpose of sorts).
+        let a = _mm256_or_si256(
+            _mm256_unpacklo_epi64(v[0], v[1]),
+            _mm256_unpackhi_epi64(v[0], v[1]),
+        );
+        let b = _mm256_or_si256(
+            _mm256_unpacklo_epi64(v[2], v[3]),
+            _mm256_unpackhi_epi64(v[2], v[3]),
+        );
+        let f = _mm256_or_si256(
+            _mm256_permute2x128_si256::<0x20>(a, b),
+            _mm256_permute2x128_si256::<0x31>(a, b),
+        );
+        // SAFETY: `xs` is 32 readable bytes.
+        let x = unsafe { _mm256_loadu_si256(xs.as_ptr().cast()) };
+        let cp = _mm256_xor_si256(oo, f);
+        let co = _mm256_xor_si256(pp, _mm256_or_si256(f, x));
+        let mut ms = [0u64; 4];
+        // SAFETY: `ms` is 32 writable bytes.
+        unsafe { _mm256_storeu_si256(ms.as_mut_ptr().cast(), moves4(cp, co)) };
+        let mut n = 0;
+        for i in 0..4 {
+            n += if ms[i] != 0 {
+                u64::from(ms[i].count_ones())
+            } else {
+                let mut fs = [0u64; 4];
+                // SAFETY: `fs` is 32 writable bytes.
+                unsafe { _mm256_storeu_si256(fs.as_mut_ptr().cast(), f) };
+                no_move(o ^ fs[i], p ^ fs[i] ^ xs[i])
+            };
+        }
+        n
     }
 
     /// The leaves below `N` children of `(p, o)` (broadcast in `pp` and `oo`, `mo` its inner
@@ -978,7 +1081,7 @@ pub(crate) mod avx2 {
         // Four children at a time, then two: their dependency chains (flips, then mobility)
         // interleave.
         while moves.count_ones() >= 4 {
-            n += children_v::<4>(p, o, pp, oo, mo, &mut moves, no_move);
+            n += children4(p, o, pp, oo, mo, &mut moves, no_move);
         }
         if moves.count_ones() >= 2 {
             n += children_v::<2>(p, o, pp, oo, mo, &mut moves, no_move);
