@@ -1325,9 +1325,10 @@ pub(crate) mod avx512_lanes {
         _mm512_reduce_add_epi64(total) as u64 + extra
     }
 
-    /// The lines through the squares, 64-byte aligned, for lookups by lane: rows by row,
-    /// columns by column, then the diagonals along `+9` by `row - col + 7` and those along
-    /// `+7` by `row + col` (15 each, padded to 16).
+    /// The lines through the squares, 64-byte aligned, for lookups by lane from a move's
+    /// leading-zero count `z = 63 - square` (so `z >> 3 = 7 - row`, `z & 7 = 7 - col`): rows
+    /// by `z >> 3`, columns by `z & 7`, then the diagonals along `+9` by `row - col` modulo 16
+    /// and those along `+7` by `14 - row - col` (a permute reads only the index bits it needs).
     #[repr(C, align(64))]
     struct Lines([[u64; 8]; 6]);
 
@@ -1337,11 +1338,11 @@ pub(crate) mod avx512_lanes {
         while sq < 64 {
             let (row, col) = (sq / 8, sq % 8);
             let bit = 1u64 << sq;
-            t[0][row] |= bit;
-            t[1][col] |= bit;
-            let d9 = row + 7 - col;
+            t[0][7 - row] |= bit;
+            t[1][7 - col] |= bit;
+            let d9 = (row + 16 - col) % 16;
             t[2 + d9 / 8][d9 % 8] |= bit;
-            let d7 = row + col;
+            let d7 = 14 - row - col;
             t[4 + d7 / 8][d7 % 8] |= bit;
             sq += 1;
         }
@@ -1385,20 +1386,18 @@ pub(crate) mod avx512_lanes {
         // SAFETY: the caller's CPU has the features; `LINES` is 384 bytes aligned to 64.
         unsafe {
             let t = LINES.0.as_ptr();
-            let sq = _mm512_sub_epi64(_mm512_set1_epi64(63), _mm512_lzcnt_epi64(x));
-            let row = _mm512_srli_epi64::<3>(sq);
-            let col = _mm512_and_si512(sq, _mm512_set1_epi64(7));
-            let rows = _mm512_permutexvar_epi64(row, _mm512_load_si512(t.cast()));
-            let cols = _mm512_permutexvar_epi64(col, _mm512_load_si512(t.add(1).cast()));
-            let i9 = _mm512_add_epi64(row, _mm512_xor_si512(col, _mm512_set1_epi64(7)));
+            let z = _mm512_lzcnt_epi64(x);
+            let (r, c) = (_mm512_srli_epi64::<3>(z), _mm512_and_si512(z, _mm512_set1_epi64(7)));
+            let rows = _mm512_permutexvar_epi64(r, _mm512_load_si512(t.cast()));
+            let cols = _mm512_permutexvar_epi64(z, _mm512_load_si512(t.add(1).cast()));
             let d9 = _mm512_permutex2var_epi64(
                 _mm512_load_si512(t.add(2).cast()),
-                i9,
+                _mm512_sub_epi64(c, r),
                 _mm512_load_si512(t.add(3).cast()),
             );
             let d7 = _mm512_permutex2var_epi64(
                 _mm512_load_si512(t.add(4).cast()),
-                _mm512_add_epi64(row, col),
+                _mm512_add_epi64(c, r),
                 _mm512_load_si512(t.add(5).cast()),
             );
             let above = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(x, x));
