@@ -431,6 +431,19 @@ pub(crate) fn simd128_bulk2(p: u64, o: u64, moves: u64, no_move: impl Fn(u64, u6
     simd128::bulk2::<simd128::Wasm>(p, o, moves, no_move)
 }
 
+/// Perft's last three plies on the WebAssembly SIMD kernel, inlined (see `PerftGen::bulk3`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+pub(crate) fn simd128_bulk3(
+    p: u64,
+    o: u64,
+    moves: u64,
+    no_move: impl Fn(u64, u64) -> u64,
+    count2: impl Fn(u64, u64) -> u64,
+) -> u64 {
+    simd128::bulk3::<simd128::Wasm>(p, o, moves, no_move, count2)
+}
+
 /// Which implementation of move generation a count or a search runs on (the names of the
 /// [`MoveGen`] types).
 ///
@@ -1387,7 +1400,10 @@ pub(crate) mod avx512_lanes {
         unsafe {
             let t = LINES.0.as_ptr();
             let z = _mm512_lzcnt_epi64(x);
-            let (r, c) = (_mm512_srli_epi64::<3>(z), _mm512_and_si512(z, _mm512_set1_epi64(7)));
+            let (r, c) = (
+                _mm512_srli_epi64::<3>(z),
+                _mm512_and_si512(z, _mm512_set1_epi64(7)),
+            );
             let rows = _mm512_permutexvar_epi64(r, _mm512_load_si512(t.cast()));
             let cols = _mm512_permutexvar_epi64(z, _mm512_load_si512(t.add(1).cast()));
             let d9 = _mm512_permutex2var_epi64(

@@ -280,6 +280,24 @@ impl PerftGen for Simd128 {
             match self.0 {}
         }
     }
+
+    #[inline(always)]
+    fn bulk3(
+        self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        no_move: impl Fn(u64, u64) -> u64,
+        count2: impl Fn(u64, u64) -> u64,
+    ) -> Option<u64> {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return Some(crate::movegen::simd128_bulk3(p, o, moves, no_move, count2));
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        {
+            let _ = (p, o, moves, no_move, count2);
+            match self.0 {}
+        }
+    }
 }
 
 impl PerftGen for Avx512 {

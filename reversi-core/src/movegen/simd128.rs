@@ -25,6 +25,8 @@ pub(crate) trait Lanes: Copy {
     fn lowest(self) -> Self;
     /// Lane-wise `self - 1` (wrapping).
     fn dec(self) -> Self;
+    /// Lane-wise `self + b` (wrapping).
+    fn add(self, b: Self) -> Self;
     /// Lane-wise `self & b`.
     fn and(self, b: Self) -> Self;
     /// Lane-wise `self | b`.
@@ -163,6 +165,19 @@ pub(crate) fn flips<V: Lanes>(p: u64, o: u64, sq: u8) -> u64 {
 /// The moves along `+D` and `-D` of two positions, one per lane (`mo`: inner opponent discs).
 #[inline(always)]
 fn moves_pair<V: Lanes, const D: u32, const D2: u32>(p: V, mo: V) -> V {
+    if D == 1 {
+        // Along a row towards higher bits an addition: each run of opponent discs that follows
+        // a mover's disc carries into the square after it (inner columns only, so the carry
+        // stays in its row). Not every such square is empty: the caller keeps the empty ones.
+        let starts = mo.and(p.add(p));
+        let l = mo.add(starts).and_not(mo);
+        let mut r = mo.and(p.shr::<D>());
+        r = r.or(mo.and(r.shr::<D>()));
+        let pre_r = mo.and(mo.shr::<D>());
+        r = r.or(pre_r.and(r.shr::<D2>()));
+        r = r.or(pre_r.and(r.shr::<D2>()));
+        return l.or(r.shr::<D>());
+    }
     let mut l = mo.and(p.shl::<D>());
     let mut r = mo.and(p.shr::<D>());
     l = l.or(mo.and(l.shl::<D>()));
@@ -230,6 +245,46 @@ pub(crate) fn bulk2<V: Lanes>(
     n
 }
 
+/// Perft's leaves three plies below `(p, o)`, whose moves `moves` are not empty: the children
+/// two at a time, their moves in one pair of lanes, then each child's last two plies by
+/// [`bulk2`], all inlined. A child without a move is counted by `count2`, a grandchild without
+/// one by `no_move`.
+#[inline(always)]
+pub(crate) fn bulk3<V: Lanes>(
+    p: u64,
+    o: u64,
+    mut moves: u64,
+    no_move: impl Fn(u64, u64) -> u64,
+    count2: impl Fn(u64, u64) -> u64,
+) -> u64 {
+    let child = |moves: &mut u64| {
+        let x = *moves & moves.wrapping_neg();
+        *moves ^= x;
+        let f = flips::<V>(p, o, x.trailing_zeros() as u8);
+        (o ^ f, p ^ f ^ x)
+    };
+    let mut n = 0;
+    let mut count = |cp: u64, co: u64, m: u64| {
+        n += if m != 0 {
+            bulk2::<V>(cp, co, m, &no_move)
+        } else {
+            count2(cp, co)
+        };
+    };
+    while moves != 0 {
+        let (p0, o0) = child(&mut moves);
+        if moves == 0 {
+            count(p0, o0, moves2(V::splat(p0), V::splat(o0)).lanes().0);
+            break;
+        }
+        let (p1, o1) = child(&mut moves);
+        let (m0, m1) = moves2(V::new(p0, p1), V::new(o0, o1)).lanes();
+        count(p0, o0, m0);
+        count(p1, o1, m1);
+    }
+    n
+}
+
 /// The lanes as two `u64`: the same logic as [`Wasm`], on any target (for the tests).
 #[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,6 +312,12 @@ impl Lanes for Emulated {
     }
     fn dec(self) -> Self {
         Emulated([self.0[0].wrapping_sub(1), self.0[1].wrapping_sub(1)])
+    }
+    fn add(self, b: Self) -> Self {
+        Emulated([
+            self.0[0].wrapping_add(b.0[0]),
+            self.0[1].wrapping_add(b.0[1]),
+        ])
     }
     fn and(self, b: Self) -> Self {
         Emulated([self.0[0] & b.0[0], self.0[1] & b.0[1]])
@@ -350,6 +411,10 @@ impl Lanes for Wasm {
         Wasm(i64x2_sub(self.0, i64x2_splat(1)))
     }
     #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        Wasm(core::arch::wasm32::i64x2_add(self.0, b.0))
+    }
+    #[inline(always)]
     fn and(self, b: Self) -> Self {
         Wasm(core::arch::wasm32::v128_and(self.0, b.0))
     }
@@ -390,7 +455,7 @@ impl Lanes for Wasm {
 
 #[cfg(test)]
 mod tests {
-    use super::{bulk2, flips, flips_by_fills, moves, moves2, Emulated, Lanes};
+    use super::{bulk2, bulk3, flips, flips_by_fills, moves, moves2, Emulated, Lanes};
     use crate::movegen as portable;
 
     /// The positions of the test data (`tests/data/random.perft`) and their children.
@@ -427,6 +492,7 @@ mod tests {
             boards.push((occupied & c, occupied & !c));
             boards.push((a & b & c, a & b & !c));
         }
+        let mut idle_children = 0;
         for (p, o) in boards {
             assert_eq!(
                 moves::<Emulated>(p, o),
@@ -461,7 +527,29 @@ mod tests {
                     want += if n == 0 { 1000 } else { u64::from(n) };
                 }
                 assert_eq!(bulk2::<Emulated>(p, o, m, |_, _| 1000), want, "{p:x} {o:x}");
+                // Three plies: each child's two-ply count as above, a child without a move
+                // counted as 10^6 plus its number of discs.
+                let mut want3 = 0;
+                let mut rest = m;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros() as u8;
+                    rest &= rest - 1;
+                    let f = portable::flips(p, o, sq);
+                    let (cp, co) = (o ^ f, p ^ f ^ (1 << sq));
+                    let cm = portable::legal_moves(cp, co);
+                    want3 += if cm == 0 {
+                        1_000_000 + u64::from((cp | co).count_ones())
+                    } else {
+                        bulk2::<Emulated>(cp, co, cm, |_, _| 1000)
+                    };
+                }
+                let idle = |cp: u64, co: u64| 1_000_000 + u64::from((cp | co).count_ones());
+                let got = bulk3::<Emulated>(p, o, m, |_, _| 1000, idle);
+                assert_eq!(got, want3, "{p:x} {o:x}");
+                idle_children += usize::from(want3 >= 1_000_000);
             }
         }
+        // Some of the boards have a child without a move.
+        assert!(idle_children >= 20, "{idle_children}");
     }
 }
