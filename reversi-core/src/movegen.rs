@@ -600,6 +600,20 @@ fn moves_dir(p: u64, mo: u64, d: u32) -> u64 {
     (l << d) | (r >> d)
 }
 
+/// [`moves_dir`] along rows (`d = 1`), for inner opponent discs `mo` (no disc of column a or
+/// h): towards higher bits an addition does the fill, as each run of opponent discs that
+/// follows a mover's disc carries into the square after it without leaving its row.
+#[inline(always)]
+pub(crate) fn moves_row(p: u64, mo: u64) -> u64 {
+    let l = mo.wrapping_add(mo & (p << 1)) & !mo;
+    let mut r = mo & (p >> 1);
+    r |= mo & (r >> 1);
+    let pre_r = mo & (mo >> 1);
+    r |= pre_r & (r >> 2);
+    r |= pre_r & (r >> 2);
+    l | (r >> 1)
+}
+
 /// The squares where the mover `p` may play against the opponent `o`.
 ///
 /// # Examples
@@ -613,7 +627,7 @@ fn moves_dir(p: u64, mo: u64, d: u32) -> u64 {
 #[inline]
 #[must_use]
 pub fn legal_moves(p: u64, o: u64) -> u64 {
-    let m = moves_dir(p, o & INNER_COLS, 1)
+    let m = moves_row(p, o & INNER_COLS)
         | moves_dir(p, o & INNER_ROWS, 8)
         | moves_dir(p, o & INNER, 7)
         | moves_dir(p, o & INNER, 9);

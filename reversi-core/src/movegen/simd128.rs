@@ -9,7 +9,7 @@
 //! horizontal pair (`+1`, `-1`), which the mirror leaves unchanged, is plain 64-bit code that
 //! runs alongside.
 
-use super::{moves_dir, INNER, INNER_COLS, INNER_ROWS};
+use super::{moves_row, INNER, INNER_COLS, INNER_ROWS};
 
 /// Two 64-bit lanes: the operations the kernel needs.
 pub(crate) trait Lanes: Copy {
@@ -79,7 +79,7 @@ pub(crate) fn moves<V: Lanes>(p: u64, o: u64) -> u64 {
     let m = moves_up::<V, 8, 16>(pp, mv)
         .or(moves_up::<V, 7, 14>(pp, md))
         .or(moves_up::<V, 9, 18>(pp, md));
-    (m.fold() | moves_dir(p, o & INNER_COLS, 1)) & !(p | o)
+    (m.fold() | moves_row(p, o & INNER_COLS)) & !(p | o)
 }
 
 /// The discs that `p` flips by playing on `sq` against `o` (as [`super::flips`]), by fills
