@@ -2,8 +2,9 @@
 //! under node with native code in the same minute. From the repository's root:
 //! `cargo run --release -p reversi-web --example speed -- [NODES]` (default 1000000 search
 //! nodes per `eval` request, on the positions of `scripts/speed-positions.txt`). Then the same
-//! searches (Expert under the same node budget) on each move generation kernel of the CPU, the
-//! page's portable and SIMD code having their native counterparts here.
+//! searches (a new Expert for each position under the same node budget, as an `eval` request
+//! makes) on each move generation kernel of the CPU, the page's portable and SIMD code having
+//! their native counterparts here.
 
 use reversi_ai::{Engine, Expert, Limits};
 use reversi_core::movegen::Kernel;
@@ -61,13 +62,13 @@ fn main() -> Result<(), String> {
         .map(|b| b.parse::<Position>().map_err(|e| format!("{b:?}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     for kernel in Kernel::available() {
-        let mut e = Expert::new()
-            .with_limits(Limits::nodes(nodes))
-            .with_kernel(kernel)
-            .map_err(|e| e.to_string())?;
         let (mut searched, t) = (0u64, Instant::now());
         for p in &positions {
-            let r = e
+            // A new Expert (and table) for each position, as each `eval` request makes.
+            let r = Expert::new()
+                .with_limits(Limits::nodes(nodes))
+                .with_kernel(kernel)
+                .map_err(|e| e.to_string())?
                 .choose(p, &Limits::NONE, &AtomicBool::new(false))
                 .map_err(|e| e.to_string())?;
             searched += r.nodes;
