@@ -1777,18 +1777,44 @@ pub(crate) mod avx512_lanes {
     pub(crate) fn bulk3_vbmi2(
         p: u64,
         o: u64,
-        mut moves: u64,
+        moves: u64,
         no_move: impl Fn(u64, u64) -> u64,
         count2: impl Fn(u64, u64) -> u64,
     ) -> u64 {
         let (pp, oo) = (_mm512_set1_epi64(p as i64), _mm512_set1_epi64(o as i64));
         // SAFETY: `SQUARES` is 64 readable bytes.
         let squares = unsafe { _mm512_loadu_si512(SQUARES.as_ptr().cast()) };
-        let mut idle = super::Idle::default();
         // SAFETY: this function has the features (for the block's every call).
         unsafe {
             let mut pending = Pending::new();
             let mut count = Count::new(no_move);
+            let idle = feed_children(pp, oo, moves, squares, &mut pending, &mut count, |_, _| 0);
+            pending.finish(&mut count);
+            count.sum() + idle.count(p, o, count2)
+        }
+    }
+
+    /// Feeds the (child, move) pairs of every child of the node broadcast in `pp` and `oo`
+    /// (whose moves are `moves`) into `pending`, which hands its full batches to `batch`; each
+    /// child's pairs are tagged `tag(child_p, child_o)`. The moves whose children have no move
+    /// are returned instead.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Pending::new`].
+    #[inline(always)]
+    unsafe fn feed_children(
+        pp: __m512i,
+        oo: __m512i,
+        mut moves: u64,
+        squares: __m512i,
+        pending: &mut Pending,
+        batch: &mut impl Batch,
+        mut tag: impl FnMut(u64, u64) -> u64,
+    ) -> super::Idle {
+        let mut idle = super::Idle::default();
+        // SAFETY: the caller's CPU has the features.
+        unsafe {
             while moves != 0 {
                 let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
                 for i in 0..8 {
@@ -1798,13 +1824,13 @@ pub(crate) mod avx512_lanes {
                     if ms[i] == 0 {
                         idle.push(xs[i]);
                     } else {
-                        pending.feed(ps[i], os[i], ms[i], 0, squares, &mut count);
+                        let j = tag(ps[i], os[i]);
+                        pending.feed(ps[i], os[i], ms[i], j, squares, batch);
                     }
                 }
             }
-            pending.finish(&mut count);
-            count.sum() + idle.count(p, o, count2)
         }
+        idle
     }
 
     /// Perft's leaves four plies below `(p, o)`, whose moves `moves` are not empty, on CPUs
@@ -1820,7 +1846,7 @@ pub(crate) mod avx512_lanes {
     pub(crate) fn bulk4_vbmi2(
         p: u64,
         o: u64,
-        mut moves: u64,
+        moves: u64,
         no_move: impl Fn(u64, u64) -> u64,
         count2: impl Fn(u64, u64) -> u64,
         count3: impl Fn(u64, u64) -> u64,
@@ -1828,9 +1854,8 @@ pub(crate) mod avx512_lanes {
         let (pp, oo) = (_mm512_set1_epi64(p as i64), _mm512_set1_epi64(o as i64));
         // SAFETY: `SQUARES` is 64 readable bytes.
         let squares = unsafe { _mm512_loadu_si512(SQUARES.as_ptr().cast()) };
-        // Children without a move; the children with moves (at most 64, one per move), whose
-        // index tags their moves in the lanes.
-        let mut idle = super::Idle::default();
+        // The children with moves (at most 64, one per move), whose index tags their moves in
+        // the lanes.
         let mut kids = [(0u64, 0u64); 64];
         let mut n_kids = 0;
         // SAFETY: this function has the features (for the block's every call).
@@ -1842,21 +1867,11 @@ pub(crate) mod avx512_lanes {
                 squares,
                 idle: [0; 64],
             };
-            while moves != 0 {
-                let [xs, ps, os, ms] = next_children8(pp, oo, &mut moves);
-                for i in 0..8 {
-                    if xs[i] == 0 {
-                        break;
-                    }
-                    if ms[i] == 0 {
-                        idle.push(xs[i]);
-                    } else {
-                        kids[n_kids & 63] = (ps[i], os[i]);
-                        first.feed(ps[i], os[i], ms[i], n_kids as u64, squares, &mut make);
-                        n_kids += 1;
-                    }
-                }
-            }
+            let idle = feed_children(pp, oo, moves, squares, &mut first, &mut make, |a, b| {
+                kids[n_kids & 63] = (a, b);
+                n_kids += 1;
+                n_kids as u64 - 1
+            });
             first.finish(&mut make);
             make.last.finish(&mut make.count);
             let mut n = make.count.sum() + idle.count(p, o, count3);

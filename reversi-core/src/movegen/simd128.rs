@@ -203,6 +203,15 @@ pub(crate) fn moves2<V: Lanes>(p: V, o: V) -> V {
         .and_not(p.or(o))
 }
 
+/// The child of `(p, o)` by the lowest move of `moves`, which is taken out of it.
+#[inline(always)]
+fn next_child<V: Lanes>(p: u64, o: u64, moves: &mut u64) -> (u64, u64) {
+    let x = *moves & moves.wrapping_neg();
+    *moves ^= x;
+    let f = flips::<V>(p, o, x.trailing_zeros() as u8);
+    (o ^ f, p ^ f ^ x)
+}
+
 /// Perft's leaves two plies below `(p, o)`, whose moves `moves` are not empty (as the
 /// default `PerftGen::bulk2`), with this kernel inlined: the search calls the kernel out of line
 /// to keep the module small, the last plies of perft are where the time goes.
@@ -213,12 +222,7 @@ pub(crate) fn bulk2<V: Lanes>(
     mut moves: u64,
     no_move: impl Fn(u64, u64) -> u64,
 ) -> u64 {
-    let child = |moves: &mut u64| {
-        let x = *moves & moves.wrapping_neg();
-        *moves ^= x;
-        let f = flips::<V>(p, o, x.trailing_zeros() as u8);
-        (o ^ f, p ^ f ^ x)
-    };
+    let child = |moves: &mut u64| next_child::<V>(p, o, moves);
     let count = |m: u64, cp: u64, co: u64| {
         if m != 0 {
             u64::from(m.count_ones())
@@ -257,12 +261,7 @@ pub(crate) fn bulk3<V: Lanes>(
     no_move: impl Fn(u64, u64) -> u64,
     count2: impl Fn(u64, u64) -> u64,
 ) -> u64 {
-    let child = |moves: &mut u64| {
-        let x = *moves & moves.wrapping_neg();
-        *moves ^= x;
-        let f = flips::<V>(p, o, x.trailing_zeros() as u8);
-        (o ^ f, p ^ f ^ x)
-    };
+    let child = |moves: &mut u64| next_child::<V>(p, o, moves);
     let mut n = 0;
     let mut count = |cp: u64, co: u64, m: u64| {
         n += if m != 0 {
