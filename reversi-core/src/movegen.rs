@@ -1514,20 +1514,33 @@ pub(crate) mod avx512_lanes {
             let stuck = _mm512_mask_testn_epi64_mask(valid, m, m);
             let mut extra = 0;
             if stuck != 0 {
-                let (mut ps, mut os) = ([0u64; 8], [0u64; 8]);
-                // SAFETY: both arrays are 64 writable bytes.
-                {
-                    _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
-                    _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
-                }
-                let mut k = stuck;
-                while k != 0 {
-                    let i = k.trailing_zeros() as usize;
-                    k &= k - 1;
-                    extra += no_move(ps[i], os[i]);
-                }
+                let (ps, os) = (lanes_of(cp), lanes_of(co));
+                each_lane(stuck, |i| extra += no_move(ps[i], os[i]));
             }
             extra
+        }
+    }
+
+    /// The eight lanes of `v`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`children8`].
+    #[inline(always)]
+    unsafe fn lanes_of(v: __m512i) -> [u64; 8] {
+        let mut a = [0u64; 8];
+        // SAFETY: the caller's CPU has the features; `a` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(a.as_mut_ptr().cast(), v) };
+        a
+    }
+
+    /// Calls `f` with the index of each lane of `mask`, lowest first.
+    #[inline(always)]
+    fn each_lane(mask: __mmask8, mut f: impl FnMut(usize)) {
+        let mut k = mask;
+        while k != 0 {
+            f(k.trailing_zeros() as usize);
+            k &= k - 1;
         }
     }
 
@@ -1744,18 +1757,8 @@ pub(crate) mod avx512_lanes {
                 }
                 let stuck = _mm512_mask_testn_epi64_mask(v, cm, cm);
                 if stuck != 0 {
-                    let (mut xs, mut js) = ([0u64; 8], [0u64; 8]);
-                    // SAFETY: both arrays are 64 writable bytes.
-                    {
-                        _mm512_storeu_si512(xs.as_mut_ptr().cast(), vx);
-                        _mm512_storeu_si512(js.as_mut_ptr().cast(), vj);
-                    }
-                    let mut k = stuck;
-                    while k != 0 {
-                        let i = k.trailing_zeros() as usize;
-                        k &= k - 1;
-                        self.idle[js[i] as usize & 63] |= xs[i];
-                    }
+                    let (xs, js) = (lanes_of(vx), lanes_of(vj));
+                    each_lane(stuck, |i| self.idle[js[i] as usize & 63] |= xs[i]);
                 }
                 for i in 0..v.count_ones() as usize {
                     if ms[i] != 0 {
