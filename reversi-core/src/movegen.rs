@@ -732,6 +732,18 @@ pub(crate) static RAYS_UP: [Rays; 64] = rays(true);
 #[cfg(target_arch = "x86_64")]
 pub(crate) static RAYS_DOWN: [Rays; 64] = rays(false);
 
+/// The `N` lowest moves of `moves`, one bit each, taken out of it (0 for each missing one).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn take_lowest<const N: usize>(moves: &mut u64) -> [u64; N] {
+    let mut xs = [0u64; N];
+    for x in &mut xs {
+        *x = *moves & moves.wrapping_neg();
+        *moves ^= *x;
+    }
+    xs
+}
+
 /// The moves of a node whose children have no move, met by a three-ply count and counted
 /// after its loop: a call inside the loop (rare as it is) made the compiler keep the pending
 /// lanes in memory rather than in registers, and reload them at every child (on Zen 4 a 512-bit
@@ -951,11 +963,7 @@ pub(crate) mod avx2 {
         moves: &mut u64,
         no_move: &impl Fn(u64, u64) -> u64,
     ) -> u64 {
-        let mut xs = [0u64; 4];
-        for x in &mut xs {
-            *x = *moves & moves.wrapping_neg();
-            *moves ^= *x;
-        }
+        let xs = super::take_lowest::<4>(moves);
         let v = xs.map(|x| flip_dirs(pp, mo, x.trailing_zeros() as u8));
         // Lane i gets the OR of `v[i]`'s lanes, child i's flips (a transpose of sorts).
         let a = _mm256_or_si256(
@@ -1005,11 +1013,7 @@ pub(crate) mod avx2 {
         no_move: &impl Fn(u64, u64) -> u64,
     ) -> u64 {
         let empty = !(p | o);
-        let mut xs = [0u64; N];
-        for x in &mut xs {
-            *x = *moves & moves.wrapping_neg();
-            *moves ^= *x;
-        }
+        let xs = super::take_lowest::<N>(moves);
         let fs = xs.map(|x| flip_v(pp, mo, x.trailing_zeros() as u8));
         let mut ms = [0u64; N];
         for i in 0..N {
@@ -1060,11 +1064,7 @@ pub(crate) mod avx2 {
         let mut n = 0;
         let mut idle = super::Idle::default();
         while moves != 0 {
-            let mut xs = [0u64; 4];
-            for x in &mut xs {
-                *x = moves & moves.wrapping_neg();
-                moves ^= *x;
-            }
+            let xs = super::take_lowest::<4>(&mut moves);
             // A missing child (x = 0) gets the flips of a1, never used.
             let fs = xs.map(|x| flip_v(pp, mo, x.trailing_zeros() as u8));
             let mut kids = [(_mm256_setzero_si256(), _mm256_setzero_si256(), 0u64); 4];
@@ -1338,11 +1338,7 @@ pub(crate) mod avx512_lanes {
         let mut total = _mm512_setzero_si512();
         let mut extra = 0;
         while moves != 0 {
-            let mut xs = [0u64; 8];
-            for slot in &mut xs {
-                *slot = moves & moves.wrapping_neg();
-                moves ^= *slot;
-            }
+            let xs = super::take_lowest::<8>(&mut moves);
             // SAFETY: `xs` is 64 readable bytes.
             let x = unsafe { _mm512_loadu_si512(xs.as_ptr().cast()) };
             let valid = _mm512_test_epi64_mask(x, x);
@@ -1475,10 +1471,7 @@ pub(crate) mod avx512_lanes {
         // SAFETY: the caller's CPU has the features.
         unsafe {
             let mut out = [[0u64; 8]; 4];
-            for slot in &mut out[0] {
-                *slot = *moves & moves.wrapping_neg();
-                *moves ^= *slot;
-            }
+            out[0] = super::take_lowest::<8>(moves);
             // SAFETY: `out[0]` is 64 readable bytes.
             let x = _mm512_loadu_si512(out[0].as_ptr().cast());
             let (cp, co, cm) = children8(pp, oo, x);
