@@ -165,30 +165,26 @@ pub(crate) fn flips<V: Lanes>(p: u64, o: u64, sq: u8) -> u64 {
 /// The moves along `+D` and `-D` of two positions, one per lane (`mo`: inner opponent discs).
 #[inline(always)]
 fn moves_pair<V: Lanes, const D: u32, const D2: u32>(p: V, mo: V) -> V {
-    if D == 1 {
+    let mut r = mo.and(p.shr::<D>());
+    r = r.or(mo.and(r.shr::<D>()));
+    let pre_r = mo.and(mo.shr::<D>());
+    r = r.or(pre_r.and(r.shr::<D2>()));
+    r = r.or(pre_r.and(r.shr::<D2>()));
+    let l = if D == 1 {
         // Along a row towards higher bits an addition: each run of opponent discs that follows
         // a mover's disc carries into the square after it (inner columns only, so the carry
         // stays in its row). Not every such square is empty: the caller keeps the empty ones.
-        let starts = mo.and(p.add(p));
-        let l = mo.add(starts).and_not(mo);
-        let mut r = mo.and(p.shr::<D>());
-        r = r.or(mo.and(r.shr::<D>()));
-        let pre_r = mo.and(mo.shr::<D>());
-        r = r.or(pre_r.and(r.shr::<D2>()));
-        r = r.or(pre_r.and(r.shr::<D2>()));
-        return l.or(r.shr::<D>());
-    }
-    let mut l = mo.and(p.shl::<D>());
-    let mut r = mo.and(p.shr::<D>());
-    l = l.or(mo.and(l.shl::<D>()));
-    r = r.or(mo.and(r.shr::<D>()));
-    let pre = mo.and(mo.shl::<D>());
-    let pre_r = pre.shr::<D>();
-    l = l.or(pre.and(l.shl::<D2>()));
-    r = r.or(pre_r.and(r.shr::<D2>()));
-    l = l.or(pre.and(l.shl::<D2>()));
-    r = r.or(pre_r.and(r.shr::<D2>()));
-    l.shl::<D>().or(r.shr::<D>())
+        mo.add(mo.and(p.add(p))).and_not(mo)
+    } else {
+        // `mo & mo << D`, one shift of `pre_r` (whose low bits were `mo`'s).
+        let pre = pre_r.shl::<D>();
+        let mut l = mo.and(p.shl::<D>());
+        l = l.or(mo.and(l.shl::<D>()));
+        l = l.or(pre.and(l.shl::<D2>()));
+        l = l.or(pre.and(l.shl::<D2>()));
+        l.shl::<D>()
+    };
+    l.or(r.shr::<D>())
 }
 
 /// The legal moves of two positions, one per lane: no mirror, all eight directions by shifts
