@@ -749,7 +749,7 @@ fn take_lowest<const N: usize>(moves: &mut u64) -> [u64; N] {
 /// lanes in memory rather than in registers, and reload them at every child (on Zen 4 a 512-bit
 /// reload of a 512-bit store waits for the store). Used by the AVX2 and AVX-512 kernels.
 #[cfg(target_arch = "x86_64")]
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct Idle(u64);
 
 #[cfg(target_arch = "x86_64")]
@@ -1470,18 +1470,11 @@ pub(crate) mod avx512_lanes {
     unsafe fn next_children8(pp: __m512i, oo: __m512i, moves: &mut u64) -> [[u64; 8]; 4] {
         // SAFETY: the caller's CPU has the features.
         unsafe {
-            let mut out = [[0u64; 8]; 4];
-            out[0] = super::take_lowest::<8>(moves);
-            // SAFETY: `out[0]` is 64 readable bytes.
-            let x = _mm512_loadu_si512(out[0].as_ptr().cast());
+            let xs = super::take_lowest::<8>(moves);
+            // SAFETY: `xs` is 64 readable bytes.
+            let x = _mm512_loadu_si512(xs.as_ptr().cast());
             let (cp, co, cm) = children8(pp, oo, x);
-            // SAFETY: each array is 64 writable bytes.
-            {
-                _mm512_storeu_si512(out[1].as_mut_ptr().cast(), cp);
-                _mm512_storeu_si512(out[2].as_mut_ptr().cast(), co);
-                _mm512_storeu_si512(out[3].as_mut_ptr().cast(), cm);
-            }
-            out
+            [xs, lanes_of(cp), lanes_of(co), lanes_of(cm)]
         }
     }
 
@@ -1719,13 +1712,13 @@ pub(crate) mod avx512_lanes {
     }
 
     /// The batch one ply above the last in [`bulk4_vbmi2`]: makes the children and hands
-    /// their (child, move) pairs to `last`. Children without a move are kept in `idle`, by
-    /// the tag of their parent.
+    /// their (child, move) pairs to `last`. The moves whose children have no move are kept in
+    /// `idle`, by the tag of their parent.
     struct Make<F> {
         last: Pending,
         count: Count<F>,
         squares: __m512i,
-        idle: [u64; 64],
+        idle: [super::Idle; 64],
     }
 
     impl<F: Fn(u64, u64) -> u64> Batch for Make<F> {
@@ -1741,17 +1734,11 @@ pub(crate) mod avx512_lanes {
             // SAFETY: the caller's CPU has the features.
             unsafe {
                 let (cp, co, cm) = children8(vp, vo, vx);
-                let (mut ps, mut os, mut ms) = ([0u64; 8], [0u64; 8], [0u64; 8]);
-                // SAFETY: each array is 64 writable bytes.
-                {
-                    _mm512_storeu_si512(ps.as_mut_ptr().cast(), cp);
-                    _mm512_storeu_si512(os.as_mut_ptr().cast(), co);
-                    _mm512_storeu_si512(ms.as_mut_ptr().cast(), cm);
-                }
+                let (ps, os, ms) = (lanes_of(cp), lanes_of(co), lanes_of(cm));
                 let stuck = _mm512_mask_testn_epi64_mask(v, cm, cm);
                 if stuck != 0 {
                     let (xs, js) = (lanes_of(vx), lanes_of(vj));
-                    each_lane(stuck, |i| self.idle[js[i] as usize & 63] |= xs[i]);
+                    each_lane(stuck, |i| self.idle[js[i] as usize & 63].push(xs[i]));
                 }
                 for i in 0..v.count_ones() as usize {
                     if ms[i] != 0 {
@@ -1861,7 +1848,7 @@ pub(crate) mod avx512_lanes {
                 last: Pending::new(),
                 count: Count::new(no_move),
                 squares,
-                idle: [0; 64],
+                idle: [super::Idle::default(); 64],
             };
             let idle = feed_children(pp, oo, moves, squares, &mut first, &mut make, |a, b| {
                 kids[n_kids & 63] = (a, b);
@@ -1871,8 +1858,8 @@ pub(crate) mod avx512_lanes {
             first.finish(&mut make);
             make.last.finish(&mut make.count);
             let mut n = make.count.sum() + idle.count(p, o, count3);
-            for (&(a, b), &m) in kids.iter().zip(&make.idle).take(n_kids) {
-                n += super::Idle(m).count(a, b, &count2);
+            for (&(a, b), idle) in kids.iter().zip(&make.idle).take(n_kids) {
+                n += idle.count(a, b, &count2);
             }
             n
         }
