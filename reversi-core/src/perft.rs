@@ -994,21 +994,28 @@ mod tests {
         out
     }
 
+    /// The children of `(p, o)`, by the portable kernel.
+    fn children(p: u64, o: u64) -> Vec<(u64, u64)> {
+        let mut m = crate::movegen::legal_moves(p, o);
+        let mut out = Vec::new();
+        while m != 0 {
+            let x = m & m.wrapping_neg();
+            m ^= x;
+            let f = crate::movegen::flips(p, o, x.trailing_zeros() as u8);
+            out.push((o ^ f, p ^ f ^ x));
+        }
+        out
+    }
+
     /// How many of `positions` have a child without a move (which the batched counts set
     /// aside and count after their loops): the tests below must meet some.
     fn with_idle_child(positions: &[(u64, u64)]) -> usize {
         positions
             .iter()
             .filter(|&&(p, o)| {
-                let mut m = crate::movegen::legal_moves(p, o);
-                let mut idle = false;
-                while m != 0 {
-                    let x = m & m.wrapping_neg();
-                    m ^= x;
-                    let f = crate::movegen::flips(p, o, x.trailing_zeros() as u8);
-                    idle |= crate::movegen::legal_moves(o ^ f, p ^ f ^ x) == 0;
-                }
-                idle
+                children(p, o)
+                    .iter()
+                    .any(|&(cp, co)| crate::movegen::legal_moves(cp, co) == 0)
             })
             .count()
     }
@@ -1050,17 +1057,7 @@ mod tests {
         // Positions whose grandchildren include one without a move, for the four-ply count.
         let grand = positions
             .iter()
-            .filter(|&&(p, o)| {
-                let mut m = crate::movegen::legal_moves(p, o);
-                let mut any = false;
-                while m != 0 {
-                    let x = m & m.wrapping_neg();
-                    m ^= x;
-                    let f = crate::movegen::flips(p, o, x.trailing_zeros() as u8);
-                    any |= with_idle_child(&[(o ^ f, p ^ f ^ x)]) > 0;
-                }
-                any
-            })
+            .filter(|&&(p, o)| with_idle_child(&children(p, o)) > 0)
             .count();
         assert!(
             grand >= 20,
