@@ -18,6 +18,27 @@ pub(super) const END_NEAR_MAX: u32 = 6;
 /// of 12: 2 % fewer nodes).
 pub(super) const END_ETC_MIN: u32 = 10;
 
+/// The endgame's exact level of selectivity (table entries of a lower level give their move,
+/// not their bounds, to an exact search).
+pub(crate) const EXACT: u8 = 3;
+/// From this many empties, a selective endgame search (level below [`EXACT`]) tries cuts.
+pub(super) const END_CUT_MIN: u32 = 12;
+/// The margin of a selective endgame cut, in standard deviations, by level.
+pub(super) const END_CUT_T: [f32; 3] = [1.0, 1.6, 2.4];
+
+/// The shallow search's depth of a selective endgame cut at `empties`.
+#[inline(always)]
+pub(super) fn end_cut_depth(empties: u32) -> u32 {
+    (empties.saturating_sub(8) / 3).clamp(1, 6)
+}
+
+/// The standard deviation, in discs, of the exact score about a `depth`-ply trained search at
+/// `empties`.
+#[inline(always)]
+pub(super) fn end_cut_sigma(empties: u32, depth: u32) -> f32 {
+    6.8 + 0.164 * empties as f32 - 0.634 * depth as f32
+}
+
 /// How many moves a node expected to cut off searches alone before it splits (on two
 /// threads, FFO #40-#49 in 816-831 M nodes against 838-849 M with one, the cores as busy).
 pub(super) const CUT_ELDERS: usize = 3;
@@ -579,13 +600,23 @@ pub(super) fn end_body<G: SearchGen>(
     let mut tt_mv = NO_MOVE;
     let use_tt = empties >= END_TT_MIN;
     let slot = end_slot(sr.end_tt, p, o, empties);
+    let level = if empties >= END_CUT_MIN {
+        sr.end_level
+    } else {
+        EXACT
+    };
+    let code = empties * 4 + u32::from(level);
     if let Some(e) = if use_tt {
         sr.end_tt.probe_slot(slot, p, o)
     } else {
         None
     } {
         tt_mv = e.mv;
-        let (l, u) = (i32::from(e.lower), i32::from(e.upper));
+        let (l, u) = if e.depth & 3 >= level {
+            (i32::from(e.lower), i32::from(e.upper))
+        } else {
+            (-INF, INF)
+        };
         if l >= beta {
             return l;
         }
@@ -594,6 +625,11 @@ pub(super) fn end_body<G: SearchGen>(
         }
         if l == u {
             return l;
+        }
+    }
+    if level < EXACT {
+        if let Some(s) = end_cut_test(g, sr, p, o, alpha, beta, empties, level) {
+            return s;
         }
     }
     let moves = legal(g, p, o);
@@ -635,7 +671,7 @@ pub(super) fn end_body<G: SearchGen>(
             if s >= beta {
                 if use_tt {
                     sr.end_tt
-                        .store_slot(slot, p, o, empties, alpha0, beta, best, best_mv);
+                        .store_slot(slot, p, o, code, alpha0, beta, best, best_mv);
                 }
                 return best;
             }
@@ -660,9 +696,8 @@ pub(super) fn end_body<G: SearchGen>(
             }
         }
         if etc_first {
-            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta) {
-                sr.end_tt
-                    .store_slot(slot, p, o, empties, alpha0, beta, s, mv);
+            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta, level) {
+                sr.end_tt.store_slot(slot, p, o, code, alpha0, beta, s, mv);
                 return s;
             }
         }
@@ -672,9 +707,8 @@ pub(super) fn end_body<G: SearchGen>(
             order_end(g, sr, p, o, &mut list, empties);
         }
         if etc && !etc_first {
-            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta) {
-                sr.end_tt
-                    .store_slot(slot, p, o, empties, alpha0, beta, s, mv);
+            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta, level) {
+                sr.end_tt.store_slot(slot, p, o, code, alpha0, beta, s, mv);
                 return s;
             }
         }
@@ -770,9 +804,44 @@ pub(super) fn end_body<G: SearchGen>(
     }
     if use_tt {
         sr.end_tt
-            .store_slot(slot, p, o, empties, alpha0, beta, best, best_mv);
+            .store_slot(slot, p, o, code, alpha0, beta, best, best_mv);
     }
     best
+}
+
+/// A selective endgame cut at a node of `level` below [`EXACT`]: when a shallow trained search
+/// predicts the exact score at or above `beta` (at or below `alpha`) by [`END_CUT_T`] standard
+/// deviations, that bound.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn end_cut_test<G: SearchGen>(
+    g: G,
+    sr: &mut Search<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    empties: u32,
+    level: u8,
+) -> Option<i32> {
+    sr.weights?;
+    let depth = end_cut_depth(empties);
+    let margin = END_CUT_T[usize::from(level)] * end_cut_sigma(empties, depth);
+    let unit = UNITS_PER_DISC as f32;
+    let limit = 64 * UNITS_PER_DISC;
+    if beta < 64 {
+        let hi = ((beta as f32 + margin) * unit).round() as i32;
+        if hi < limit && mid::<G, TRAINED>(g, sr, p, o, depth, hi - 1, hi) >= hi {
+            return Some(beta);
+        }
+    }
+    if alpha > -64 && !sr.aborted {
+        let lo = ((alpha as f32 - margin) * unit).round() as i32;
+        if lo > -limit && mid::<G, TRAINED>(g, sr, p, o, depth, lo, lo + 1) <= lo {
+            return Some(alpha);
+        }
+    }
+    None
 }
 
 /// Enhanced transposition cutoff: the first child (of `empties - 1` empty squares) in `list`
@@ -786,10 +855,14 @@ pub(super) fn etc_cut(
     o: u64,
     empties: u32,
     beta: i32,
+    level: u8,
 ) -> Option<(i32, u8)> {
     for m in &list.m[..list.n] {
         let (np, no) = child(p, o, m);
         if let Some(e) = tt.probe_slot(end_slot(tt, np, no, empties - 1), np, no) {
+            if e.depth & 3 < level {
+                continue;
+            }
             let s = -i32::from(e.upper);
             if s >= beta {
                 return Some((s, m.sq));

@@ -37,6 +37,12 @@ pub(crate) struct Search<'a> {
     pub probcut: Option<&'a ProbCut>,
     /// How many standard deviations of the prediction a cut needs (the search's selectivity).
     pub probcut_t: f32,
+    /// The endgame's selectivity: [`endgame::EXACT`] for an exact search, lower levels cut by
+    /// [`endgame::END_CUT_T`] standard deviations of a shallow search's prediction.
+    pub end_level: u8,
+    /// A known score and best move of the root (from a search at a lower level) that the
+    /// endgame root tries first.
+    pub root_hint: Option<(i32, u8)>,
     /// Helper threads free for the exact search's splits (`threads - 1` at the start); `None`
     /// searches on this thread alone.
     pub helpers: Option<&'a std::sync::atomic::AtomicIsize>,
@@ -148,6 +154,8 @@ impl<'a> Search<'a> {
             weights: None,
             probcut: None,
             probcut_t: probcut::DEFAULT_T,
+            end_level: endgame::EXACT,
+            root_hint: None,
             helpers: None,
             cut: None,
         }
@@ -341,8 +349,8 @@ mod movelist;
 mod root;
 mod split;
 
-pub(crate) use endgame::end_slot;
 use endgame::*;
+pub(crate) use endgame::{end_slot, EXACT};
 use midgame::*;
 pub(crate) use midgame::{HARD, ORDERING, TRAINED};
 use movelist::*;
@@ -666,6 +674,39 @@ mod tests {
         assert!(
             cut_nodes * 2 < full_nodes,
             "{cut_nodes} nodes with cuts, {full_nodes} without"
+        );
+    }
+
+    #[cfg(feature = "embedded-weights")]
+    #[test]
+    fn selective_endgame_bounds_never_reach_an_exact_search() {
+        let w = Weights::embedded().unwrap();
+        let stop = AtomicBool::new(false);
+        let mut wrong = 0;
+        for (p, o) in random_positions(40, 15, 0x5851_f42d_4c95_7f2d) {
+            let exact = {
+                let (mid_tt, end_tt) = (TransTable::new(14), TransTable::new(16));
+                let mut s = Search::new(&mid_tt, &end_tt, &stop, None, None);
+                s.weights = Some(w);
+                s.end_root(p, o, -64, 64).0
+            };
+            // The least selective level, then an exact search on the same tables.
+            let (mid_tt, end_tt) = (TransTable::new(14), TransTable::new(16));
+            let mut s = Search::new(&mid_tt, &end_tt, &stop, None, None);
+            s.weights = Some(w);
+            s.end_level = 0;
+            let (selective, mv) = s.end_root(p, o, -64, 64);
+            assert!(legal(p, o) >> mv & 1 == 1);
+            wrong += usize::from(selective != exact);
+            s.end_level = EXACT;
+            s.root_hint = Some((selective, mv));
+            assert_eq!(s.end_root(p, o, -64, 64).0, exact, "selective {selective}");
+        }
+        // The selective search did cut somewhere: its bounds, had they been taken, would have
+        // changed exact scores.
+        assert!(
+            wrong >= 3,
+            "{wrong} selective scores differ from the exact ones"
         );
     }
 }

@@ -166,11 +166,14 @@ pub(super) fn aspire_body<G: SearchGen>(
     guess: i32,
     empties: u32,
 ) -> i32 {
-    let mut w = 2;
+    let mut w = 1;
     let (mut a, mut b) = ((guess - w).max(alpha), (guess + w).min(beta));
     if a >= b {
         (a, b) = (alpha, beta);
     }
+    // What the searches so far proved: a selective search may contradict itself (fail low
+    // after failing high around the same score), and then its last score stands.
+    let (mut lo, mut hi) = (alpha, beta);
     loop {
         let s = -end(g, sr, np, no, -b, -a, empties, b - a == 1);
         if sr.aborted {
@@ -178,10 +181,18 @@ pub(super) fn aspire_body<G: SearchGen>(
         }
         if s <= a && a > alpha {
             // The score is at most s.
+            hi = hi.min(s);
+            if hi <= lo {
+                return s;
+            }
             w += 2;
             (a, b) = ((s - w).max(alpha), s + 1);
         } else if s >= b && b < beta {
             // The score is at least s.
+            lo = lo.max(s);
+            if hi <= lo {
+                return s;
+            }
             w += 2;
             (a, b) = (s - 1, (s + w).min(beta));
         } else {
@@ -220,7 +231,13 @@ pub(super) fn end_root_body<G: SearchGen>(
     if legal(g, p, o) == 0 {
         return (exact(g, sr, p, o, alpha0, beta), NO_MOVE);
     }
-    let (order, guess) = order_root_end(g, sr, p, o);
+    let (mut order, mut guess) = order_root_end(g, sr, p, o);
+    if let Some((score, mv)) = sr.root_hint {
+        guess = score;
+        if let Some(i) = order.iter().position(|&m| m == mv) {
+            order[..=i].rotate_right(1);
+        }
+    }
     let mut alpha = alpha0;
     let mut best = -INF;
     let mut best_mv = order[0];

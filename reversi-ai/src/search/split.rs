@@ -58,6 +58,7 @@ impl<'a> Search<'a> {
         s.weights = self.weights;
         s.probcut = self.probcut;
         s.probcut_t = self.probcut_t;
+        s.end_level = self.end_level;
         s.helpers = self.helpers;
         s.cut = Some(cut);
         s
