@@ -133,8 +133,9 @@ pub(super) fn order_root_end_body<G: SearchGen>(
 }
 
 /// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
-/// windows that start around `guess` and widen by 2 on each failure: narrow windows prune far
-/// more than one wide window. Fail-soft: a score at or below `alpha` (at or above `beta`)
+/// windows: first `guess` ± 1, then, after a failure at `s`, `s` ± 1 on the side the score
+/// lies (an even score is then proven), wider by 2 on each further failure: narrow windows prune
+/// far more than one wide window. Fail-soft: a score at or below `alpha` (at or above `beta`)
 /// is an upper (lower) bound, as for a search of the whole window.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -185,16 +186,16 @@ pub(super) fn aspire_body<G: SearchGen>(
             if hi <= lo {
                 return s;
             }
-            w += 2;
             (a, b) = ((s - w).max(alpha), s + 1);
+            w += 2;
         } else if s >= b && b < beta {
             // The score is at least s.
             lo = lo.max(s);
             if hi <= lo {
                 return s;
             }
-            w += 2;
             (a, b) = (s - 1, (s + w).min(beta));
+            w += 2;
         } else {
             return s;
         }
