@@ -35,11 +35,24 @@
 //!     reversi-ai/weights/expert.bin --positions 3000 --max-depth 12 --threads 2 \
 //!     --out reversi-ai/weights/expert.bin
 //! ```
+//!
+//! `--fit-endcut WEIGHTS` then fits the endgame's cuts (of the selective endgame search that
+//! precedes an exact solve) for the weights file `WEIGHTS`, whose Multi-ProbCut parameters it
+//! keeps, and writes the weights with them to `--out PATH` (options `--seed`, `--threads`,
+//! `--per-empties N`, positions solved at each number of empties from 12 to 22, default 150);
+//! it prints the fitted cut per number of empties. `--fit-probcut` writes parameters without
+//! endgame cuts, so it comes first:
+//!
+//! ```text
+//! cargo run --release --features train --example train -- --fit-endcut \
+//!     reversi-ai/weights/expert.bin --threads 2 --out reversi-ai/weights/expert.bin
+//! ```
 
 use reversi::ai::pattern::Weights;
 use reversi::ai::probcut;
 use reversi::ai::train::{
-    check_weights, fit_probcut, train_played_by, ProbCutConfig, Reference, TrainConfig, Validation,
+    check_weights, fit_end_probcut, fit_probcut, train_played_by, EndCutConfig, ProbCutConfig,
+    Reference, TrainConfig, Validation,
 };
 use std::process::ExitCode;
 use std::time::Instant;
@@ -70,6 +83,8 @@ fn run() -> Result<(), String> {
     let mut csv = None;
     let mut replot = None;
     let mut fit_pc: Option<String> = None;
+    let mut fit_end: Option<String> = None;
+    let mut end_cfg = EndCutConfig::new(1);
     let mut from_csv: Option<String> = None;
     let mut pc = ProbCutConfig::new(1);
     let mut check: Option<String> = None;
@@ -94,6 +109,8 @@ fn run() -> Result<(), String> {
             "--csv" => csv = Some(value::<String>(&mut args, &a)?),
             "--replot" => replot = Some(value::<String>(&mut args, &a)?),
             "--fit-probcut" => fit_pc = Some(value::<String>(&mut args, &a)?),
+            "--fit-endcut" => fit_end = Some(value::<String>(&mut args, &a)?),
+            "--per-empties" => end_cfg.per_empties = value(&mut args, &a)?,
             "--positions" => {
                 let n = value(&mut args, &a)?;
                 pc.positions = n;
@@ -112,6 +129,11 @@ fn run() -> Result<(), String> {
                 ))
             }
         }
+    }
+    if let Some(from) = fit_end {
+        end_cfg.seed = cfg.seed;
+        end_cfg.threads = cfg.threads;
+        return endcut_command(&from, &end_cfg, out.as_deref());
     }
     if let Some(from) = fit_pc {
         pc.seed = cfg.seed;
@@ -313,6 +335,45 @@ fn probcut_command(
         let w = w.with_probcut(Some(fitted));
         std::fs::write(path, w.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
         println!("weights with the cut parameters written to {path}");
+    }
+    Ok(())
+}
+
+/// `--fit-endcut`: fits the endgame's cuts for the weights in `from`, prints them, writes the
+/// weights with them to `out`.
+fn endcut_command(from: &str, cfg: &EndCutConfig, out: Option<&str>) -> Result<(), String> {
+    let bytes = std::fs::read(from).map_err(|e| format!("{from}: {e}"))?;
+    let w = Weights::from_bytes(&bytes).map_err(|e| format!("{from}: {e}"))?;
+    if w.probcut().is_none() {
+        return Err(format!(
+            "{from} has no Multi-ProbCut parameters: run --fit-probcut first"
+        ));
+    }
+    println!("config: {cfg:?}");
+    let start = Instant::now();
+    let (fitted, samples) = fit_end_probcut(&w, cfg).ok_or("too few positions to fit")?;
+    println!(
+        "{} positions solved in {:.0} s",
+        samples.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("empties shallow: a b sigma [samples]");
+    for e in cfg.min_empties.min(probcut::END_MIN_EMPTIES)..=30 {
+        let n = samples.iter().filter(|x| x.empties == e).count();
+        if let Some(c) = fitted.end(e) {
+            println!(
+                "{e:2} {}: {:.3} {:+.2} {:.2} [{n}]",
+                probcut::end_shallow_depth(e),
+                c.a,
+                c.b,
+                c.sigma
+            );
+        }
+    }
+    if let Some(path) = out {
+        let w = w.with_probcut(Some(fitted));
+        std::fs::write(path, w.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
+        println!("weights with the endgame cuts written to {path}");
     }
     Ok(())
 }

@@ -44,9 +44,10 @@ pub const fn stage(empties: u32) -> usize {
 
 /// The newest format version of a weights file: version 2 adds the Multi-ProbCut parameters
 /// ([`ProbCut`]) after the weights, version 3 the shallow depth that each depth's parameters
-/// were fitted for ([`ProbCut::shallow`]); files of versions 1 (weights alone) and 2 (paired by
-/// [`crate::probcut::legacy_shallow_depth`]) are still read.
-pub const FORMAT_VERSION: u32 = 3;
+/// were fitted for ([`ProbCut::shallow`]), version 4 the endgame's cuts ([`ProbCut::end`]);
+/// files of versions 1 (weights alone), 2 (paired by
+/// [`crate::probcut::legacy_shallow_depth`]) and 3 are still read.
+pub const FORMAT_VERSION: u32 = 4;
 const MAGIC: &[u8; 4] = b"RVPW";
 const HEADER: usize = 16;
 
@@ -614,7 +615,7 @@ impl Weights {
     }
 
     /// These weights with Multi-ProbCut parameters (written with them by
-    /// [`Weights::to_bytes`], format version 2).
+    /// [`Weights::to_bytes`], format version 3, or 4 with endgame cuts).
     ///
     /// # Examples
     ///
@@ -632,8 +633,8 @@ impl Weights {
         self
     }
 
-    /// The file form: header, weights, the ProbCut parameters when there are (version 3),
-    /// checksum.
+    /// The file form: header, weights, the ProbCut parameters when there are (version 3, or 4
+    /// when they have endgame cuts), checksum.
     ///
     /// # Examples
     ///
@@ -643,9 +644,13 @@ impl Weights {
     /// ```
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 2 * self.w.len() + ProbCut::BYTES + 8);
+        let mut out = Vec::with_capacity(HEADER + 2 * self.w.len() + ProbCut::END_BYTES + 8);
         out.extend_from_slice(MAGIC);
-        let version: u32 = if self.probcut.is_some() { 3 } else { 1 };
+        let version: u32 = match &self.probcut {
+            Some(pc) if pc.has_end() => 4,
+            Some(_) => 3,
+            None => 1,
+        };
         out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(STAGES as u32).to_le_bytes());
         out.extend_from_slice(&(PER_STAGE as u32).to_le_bytes());
@@ -707,7 +712,8 @@ impl Weights {
         let extra = match version {
             1 => 0,
             2 => ProbCut::LEGACY_BYTES,
-            _ => ProbCut::BYTES,
+            3 => ProbCut::BYTES,
+            _ => ProbCut::END_BYTES,
         };
         let expected = HEADER + 2 * n + extra + 8;
         if bytes.len() < expected {

@@ -15,6 +15,46 @@ pub const MIN_DEPTH: u32 = 3;
 pub const MAX_DEPTH: u32 = 30;
 /// Stages of the parameters: by tens of empty squares (1-10, 11-20, ..., 51-60).
 pub const STAGES: usize = 6;
+/// Rows of the endgame's cuts: empty squares `0..=60`.
+const END_ROWS: usize = 61;
+/// The fewest empty squares at which a selective endgame search tries a cut.
+pub const END_MIN_EMPTIES: u32 = 12;
+
+/// The depth of the shallow search that predicts the exact score of a position with `empties`
+/// empty squares in a selective endgame search: a third of the empties above 8, from 1 to 6.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::probcut::end_shallow_depth;
+/// assert_eq!(end_shallow_depth(12), 1);
+/// assert_eq!(end_shallow_depth(20), 4);
+/// assert_eq!(end_shallow_depth(40), 6);
+/// ```
+#[must_use]
+pub const fn end_shallow_depth(empties: u32) -> u32 {
+    let d = empties.saturating_sub(8) / 3;
+    if d < 1 {
+        1
+    } else if d > 6 {
+        6
+    } else {
+        d
+    }
+}
+
+/// One measurement for the endgame's fit: a position's exact score and its
+/// [`end_shallow_depth`]-ply search, in discs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EndSample {
+    /// Empty squares of the position.
+    pub empties: u32,
+    /// The shallow search's score.
+    pub shallow: f32,
+    /// The exact score (the final disc difference with perfect play).
+    pub exact: f32,
+}
+
 /// The default selectivity: a cut needs the prediction to clear the bound by this many
 /// standard deviations.
 pub const DEFAULT_T: f32 = 1.5;
@@ -144,6 +184,8 @@ pub struct ProbCut {
     cuts: Vec<Cut>,
     /// The shallow depth paired with each depth `0..=MAX_DEPTH`.
     shallow: [u8; ROWS],
+    /// The endgame's cuts by empty squares `0..=60` ([`ProbCut::end`]), if fitted.
+    end: Option<Vec<Cut>>,
 }
 
 // Every value is finite (`from_bytes` and `fit` make no NaN), so equality is an equivalence.
@@ -187,6 +229,107 @@ impl ProbCut {
         u32::from(self.shallow[depth.min(MAX_DEPTH) as usize])
     }
 
+    /// The endgame's cut at `empties` empty squares: how the exact score follows the
+    /// [`end_shallow_depth`]`(empties)`-ply search; `None` when these parameters have no
+    /// endgame cuts (fitted by [`ProbCut::with_end_fit`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{Cut, ProbCut};
+    /// assert!(ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 3.0 }).end(20).is_none());
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn end(&self, empties: u32) -> Option<Cut> {
+        let end = self.end.as_deref()?;
+        end.get(empties as usize).copied()
+    }
+
+    /// These parameters with endgame cuts fitted on `samples`: for each number of empties with
+    /// enough samples, `a` and `b` by least squares and `σ` as the error's standard deviation;
+    /// the other numbers of empties take `a` and `b` from the nearest measured one, and `σ`
+    /// from there along a line through the measured ones (not decreasing with the empties).
+    /// `None` without a number of empties of enough samples.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{Cut, EndSample, ProbCut};
+    /// // Exact scores that are the shallow ones, give or take two discs.
+    /// let samples: Vec<EndSample> = (0..400)
+    ///     .map(|i| {
+    ///         let x = (i % 40) as f32 - 20.0;
+    ///         let noise = if i % 2 == 0 { 2.0 } else { -2.0 };
+    ///         EndSample { empties: 16 + (i / 2 % 2) * 2, shallow: x, exact: x + noise }
+    ///     })
+    ///     .collect();
+    /// let pc = ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 3.0 }).with_end_fit(&samples).unwrap();
+    /// assert!((pc.end(16).unwrap().sigma - 2.0).abs() < 0.1);
+    /// assert!(pc.end(24).unwrap().sigma >= pc.end(18).unwrap().sigma);
+    /// ```
+    #[must_use]
+    pub fn with_end_fit(mut self, samples: &[EndSample]) -> Option<ProbCut> {
+        let measured: Vec<Option<Cut>> = (0..END_ROWS)
+            .map(|e| {
+                let xs: Vec<(f64, f64)> = samples
+                    .iter()
+                    .filter(|x| x.empties as usize == e)
+                    .map(|x| (f64::from(x.shallow), f64::from(x.exact)))
+                    .collect();
+                (xs.len() >= MIN_SAMPLES).then(|| regress(&xs))
+            })
+            .collect();
+        let pts: Vec<(usize, Cut)> = measured
+            .iter()
+            .enumerate()
+            .filter_map(|(e, c)| c.map(|c| (e, c)))
+            .collect();
+        if pts.is_empty() {
+            return None;
+        }
+        let n = pts.len() as f64;
+        let mx = pts.iter().map(|p| p.0 as f64).sum::<f64>() / n;
+        let my = pts.iter().map(|p| f64::from(p.1.sigma)).sum::<f64>() / n;
+        let sxx: f64 = pts.iter().map(|p| (p.0 as f64 - mx).powi(2)).sum();
+        let sxy: f64 = pts
+            .iter()
+            .map(|p| (p.0 as f64 - mx) * (f64::from(p.1.sigma) - my))
+            .sum();
+        let slope = if sxx > 0.0 { (sxy / sxx).max(0.0) } else { 0.0 };
+        let end = (0..END_ROWS)
+            .map(|e| match measured[e] {
+                Some(c) => c,
+                None => {
+                    let near = pts
+                        .iter()
+                        .min_by_key(|p| (p.0.abs_diff(e), p.0))
+                        .map_or(pts[0], |p| *p);
+                    let sigma = near.1.sigma + (slope * (e as f64 - near.0 as f64)) as f32;
+                    Cut {
+                        sigma: sigma.max(0.0),
+                        ..near.1
+                    }
+                }
+            })
+            .collect();
+        self.end = Some(end);
+        Some(self)
+    }
+
+    /// Whether these parameters have endgame cuts ([`ProbCut::end`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{Cut, ProbCut};
+    /// assert!(!ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 3.0 }).has_end());
+    /// ```
+    #[must_use]
+    pub fn has_end(&self) -> bool {
+        self.end.is_some()
+    }
+
     /// The same parameters at every stage and depth.
     ///
     /// # Examples
@@ -201,6 +344,7 @@ impl ProbCut {
         ProbCut {
             cuts: vec![cut; STAGES * ROWS],
             shallow: pairing(shallow_depth),
+            end: None,
         }
     }
 
@@ -248,12 +392,14 @@ impl ProbCut {
         Some(ProbCut {
             cuts,
             shallow: pairing(shallow_depth),
+            end: None,
         })
     }
 
     /// The parameters as bytes (little-endian `f32` triples, stage after stage, depth after
     /// depth, then the shallow depth paired with each depth as one byte), as stored in a
-    /// weights file of format version 3.
+    /// weights file of format version 3; with endgame cuts, their triples by empty squares
+    /// follow (format version 4).
     ///
     /// # Examples
     ///
@@ -271,17 +417,27 @@ impl ProbCut {
             }
         }
         out.extend_from_slice(&self.shallow);
+        for c in self.end.as_deref().unwrap_or_default() {
+            for x in [c.a, c.b, c.sigma] {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
         out
     }
 
-    /// The length of [`ProbCut::to_bytes`].
+    /// The length of [`ProbCut::to_bytes`] without endgame cuts (weights format version 3).
     pub const BYTES: usize = Self::LEGACY_BYTES + ROWS;
+
+    /// The length of [`ProbCut::to_bytes`] with endgame cuts (weights format version 4): the
+    /// endgame's triples, by empty squares, after [`ProbCut::BYTES`].
+    pub const END_BYTES: usize = Self::BYTES + END_ROWS * 12;
 
     /// The length of the parameters in a weights file of format version 2: the triples alone,
     /// paired by [`legacy_shallow_depth`].
     pub const LEGACY_BYTES: usize = STAGES * ROWS * 12;
 
-    /// Reads [`ProbCut::to_bytes`] ([`ProbCut::BYTES`] long), or the parameters of a weights
+    /// Reads [`ProbCut::to_bytes`] ([`ProbCut::BYTES`] long, or [`ProbCut::END_BYTES`] with
+    /// endgame cuts), or the parameters of a weights
     /// file of format version 2 ([`ProbCut::LEGACY_BYTES`] long, paired by
     /// [`legacy_shallow_depth`]); `None` for another length, a value that is not finite, a
     /// slope not positive, a deviation negative, or a shallow depth that is 0 or not below
@@ -298,13 +454,16 @@ impl ProbCut {
     /// ```
     #[must_use]
     pub fn from_bytes(bytes: &[u8]) -> Option<ProbCut> {
-        let shallow = match bytes.len() {
-            Self::BYTES => {
+        let (shallow, end) = match bytes.len() {
+            Self::BYTES | Self::END_BYTES => {
                 let mut s = [0; ROWS];
-                s.copy_from_slice(&bytes[Self::LEGACY_BYTES..]);
-                s
+                s.copy_from_slice(&bytes[Self::LEGACY_BYTES..Self::BYTES]);
+                (
+                    s,
+                    (bytes.len() == Self::END_BYTES).then(|| &bytes[Self::BYTES..]),
+                )
             }
-            Self::LEGACY_BYTES => pairing(legacy_shallow_depth),
+            Self::LEGACY_BYTES => (pairing(legacy_shallow_depth), None),
             _ => return None,
         };
         let paired = shallow
@@ -314,20 +473,31 @@ impl ProbCut {
         if !paired {
             return None;
         }
-        let f = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         let cuts: Vec<Cut> = bytes[..Self::LEGACY_BYTES]
             .chunks_exact(12)
-            .map(|c| Cut {
-                a: f(&c[0..4]),
-                b: f(&c[4..8]),
-                sigma: f(&c[8..12]),
-            })
+            .map(cut_of)
             .collect();
-        let ok = cuts.iter().all(|c| {
-            c.a.is_finite() && c.b.is_finite() && c.sigma.is_finite() && c.a > 0.0 && c.sigma >= 0.0
-        });
-        ok.then_some(ProbCut { cuts, shallow })
+        let ok = cuts.iter().all(valid);
+        let end = end.map(|b| b.chunks_exact(12).map(cut_of).collect::<Vec<Cut>>());
+        let ok = ok && end.as_deref().unwrap_or_default().iter().all(valid);
+        ok.then_some(ProbCut { cuts, shallow, end })
     }
+}
+
+/// A triple of little-endian `f32` as a cut.
+fn cut_of(c: &[u8]) -> Cut {
+    let f = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    Cut {
+        a: f(&c[0..4]),
+        b: f(&c[4..8]),
+        sigma: f(&c[8..12]),
+    }
+}
+
+/// Whether a cut read from bytes can be used: finite, a positive slope, a deviation not
+/// negative.
+fn valid(c: &Cut) -> bool {
+    c.a.is_finite() && c.b.is_finite() && c.sigma.is_finite() && c.a > 0.0 && c.sigma >= 0.0
 }
 
 /// The shallow depth of each depth `0..=MAX_DEPTH` by a pairing rule.

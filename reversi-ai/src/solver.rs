@@ -157,10 +157,10 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// From this many empties, a solve with trained weights searches selectively before its exact
-/// search.
+/// From this many empties, a solve with trained weights that have endgame cuts
+/// ([`crate::probcut::ProbCut::end`]) searches selectively before its exact search.
 const PRESEARCH_MIN: u32 = 16;
-/// The selectivity of that search (a cut at 1.6 standard deviations).
+/// The selectivity of that search (a cut at 2.4 standard deviations).
 const PRESEARCH_LEVEL: u8 = 1;
 
 /// An exact solver with its transposition tables, to reuse between positions.
@@ -375,7 +375,11 @@ impl Solver {
         let (p, o) = (pos.player().0, pos.opponent().0);
         let (alpha, beta) = if options.wld { (-1, 1) } else { (-64, 64) };
         let empties = pos.empty().count();
-        if s.weights.is_some() && empties >= PRESEARCH_MIN {
+        let end_cuts = s
+            .weights
+            .and_then(Weights::probcut)
+            .is_some_and(crate::probcut::ProbCut::has_end);
+        if end_cuts && empties >= PRESEARCH_MIN {
             // A selective search first: its score centres the exact search's first window, its
             // move goes first, and its table entries order the exact search's moves.
             s.end_level = PRESEARCH_LEVEL;

@@ -861,3 +861,131 @@ pub fn fit_probcut(
     .collect();
     ProbCut::fit(&samples).map(|pc| (pc, samples))
 }
+
+/// The settings of the endgame cuts' fit ([`fit_end_probcut`]).
+///
+/// # Examples
+///
+/// ```
+/// let c = reversi_ai::train::EndCutConfig::new(1);
+/// assert_eq!((c.min_empties, c.max_empties), (12, 22));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EndCutConfig {
+    /// Seed of the games the positions come from.
+    pub seed: u64,
+    /// Positions measured at each number of empty squares.
+    pub per_empties: usize,
+    /// The fewest empty squares measured.
+    pub min_empties: u32,
+    /// The most empty squares measured (each position is solved exactly).
+    pub max_empties: u32,
+    /// Threads.
+    pub threads: usize,
+}
+
+impl EndCutConfig {
+    /// The defaults with a seed: 150 positions at each number of empties from 12 to 22, one
+    /// thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::EndCutConfig::new(1).per_empties, 150);
+    /// ```
+    #[must_use]
+    pub fn new(seed: u64) -> EndCutConfig {
+        EndCutConfig {
+            seed,
+            per_empties: 150,
+            min_empties: 12,
+            max_empties: 22,
+            threads: 1,
+        }
+    }
+}
+
+/// Measures the endgame's cuts for the weights `w`: positions of games played as for training
+/// (see the module's documentation), at each number of empties of the configuration, each
+/// solved exactly and searched [`end_shallow_depth`] plies deep by the trained search (full
+/// width); returns `w`'s Multi-ProbCut parameters with the endgame cuts fitted on those pairs
+/// ([`ProbCut::with_end_fit`]) and the samples, or `None` when `w` has no Multi-ProbCut
+/// parameters or too few positions were measured.
+///
+/// [`end_shallow_depth`]: crate::probcut::end_shallow_depth
+/// [`ProbCut::with_end_fit`]: crate::probcut::ProbCut::with_end_fit
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::pattern::Weights;
+/// use reversi_ai::probcut::{Cut, ProbCut};
+/// use reversi_ai::train::{fit_end_probcut, EndCutConfig};
+/// let w = Weights::zero().with_probcut(Some(ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 3.0 })));
+/// let mut c = EndCutConfig::new(1);
+/// c.per_empties = 30;
+/// c.min_empties = 8;
+/// c.max_empties = 9;
+/// let (pc, samples) = fit_end_probcut(&w, &c).unwrap();
+/// assert_eq!(samples.len(), 60);
+/// assert!(pc.end(9).is_some());
+/// ```
+#[must_use]
+pub fn fit_end_probcut(
+    w: &Weights,
+    cfg: &EndCutConfig,
+) -> Option<(crate::probcut::ProbCut, Vec<crate::probcut::EndSample>)> {
+    use crate::probcut::{end_shallow_depth, EndSample};
+    let pc = w.probcut()?.clone();
+    let mut tc = TrainConfig::new(cfg.seed);
+    tc.validation_every = 0;
+    let range = cfg.min_empties..=cfg.max_empties;
+    let mut chosen: Vec<(u64, u64)> = Vec::new();
+    let mut games = 64;
+    while games <= 1 << 20 {
+        tc.games = games;
+        let positions = play_games(&tc, None);
+        // Positions whose mover has a move (a pass has no search of its own); at most one a
+        // game and number of empties is kept, since consecutive positions of a game are alike.
+        chosen = range
+            .clone()
+            .flat_map(|e| {
+                positions
+                    .iter()
+                    .filter(move |x| (!(x.p | x.o)).count_ones() == e && legal(x.p, x.o) != 0)
+                    .map(|x| (x.p, x.o))
+                    .take(cfg.per_empties)
+            })
+            .collect();
+        if chosen.len() >= cfg.per_empties * range.clone().count() {
+            break;
+        }
+        games *= 2;
+    }
+    let samples: Vec<EndSample> = par_map(
+        &chosen,
+        cfg.threads,
+        || {
+            (
+                TransTable::new(18),
+                TransTable::new(20),
+                AtomicBool::new(false),
+            )
+        },
+        |(tt, end, stop), &(p, o)| {
+            tt.clear();
+            let empties = (!(p | o)).count_ones();
+            let mut s = Search::new(tt, end, stop, None, None);
+            s.weights = Some(w);
+            let exact = s.exact(p, o, -64, 64);
+            let shallow = s.trained_score(p, o, end_shallow_depth(empties));
+            EndSample {
+                empties,
+                shallow: shallow as f32 / UNITS_PER_DISC as f32,
+                exact: exact as f32,
+            }
+        },
+    );
+    pc.with_end_fit(&samples).map(|pc| (pc, samples))
+}

@@ -30,12 +30,12 @@ fn weights_round_trip_and_every_header_error_is_typed() {
         Err(WeightsError::BadMagic { .. })
     ));
     let mut bad = b.clone();
-    bad[4] = 4;
+    bad[4] = 5;
     assert_eq!(
         Weights::from_bytes(&bad),
         Err(WeightsError::Version {
-            found: 4,
-            expected: 3
+            found: 5,
+            expected: 4
         })
     );
     // A version 1 file said to be version 2 lacks the ProbCut section.
@@ -114,6 +114,56 @@ fn probcut_parameters_travel_with_the_weights_and_bad_ones_are_refused() {
         resign(&mut bad);
         assert_eq!(Weights::from_bytes(&bad), Err(WeightsError::ProbCut));
     }
+}
+
+#[test]
+fn endgame_cuts_make_a_version_4_file_that_reads_back() {
+    use reversi_ai::probcut::EndSample;
+    let samples: Vec<EndSample> = (0..600)
+        .map(|i| {
+            let x = (i % 50) as f32 - 25.0;
+            EndSample {
+                empties: 14 + (i % 3) * 4,
+                shallow: x,
+                exact: x + (i % 7) as f32 - 3.0,
+            }
+        })
+        .collect();
+    let pc = ProbCut::uniform(Cut {
+        a: 1.0,
+        b: 0.5,
+        sigma: 3.0,
+    })
+    .with_end_fit(&samples)
+    .unwrap();
+    assert!(pc.has_end());
+    let w = sample_weights().with_probcut(Some(pc.clone()));
+    let b = w.to_bytes();
+    assert_eq!(b[4], 4);
+    let back = Weights::from_bytes(&b).unwrap();
+    assert_eq!(back, w);
+    assert_eq!(back.probcut().unwrap().end(22), pc.end(22));
+    // The measured empties keep their own fit; the others take the nearest one's slope.
+    let c = pc.end(18).unwrap();
+    assert!(
+        (c.a - 1.0).abs() < 0.05 && (c.sigma - 2.0).abs() < 0.2,
+        "{c:?}"
+    );
+    assert_eq!(pc.end(30).unwrap().a, pc.end(22).unwrap().a);
+    // A negative deviation in the endgame's part is refused like one in the midgame's.
+    let mut bad = b.clone();
+    let at = b.len() - 8 - 12 + 8;
+    bad[at..at + 4].copy_from_slice(&(-1.0f32).to_le_bytes());
+    resign(&mut bad);
+    assert_eq!(Weights::from_bytes(&bad), Err(WeightsError::ProbCut));
+    // Cut short to version 3's length with version 4 in the header: refused.
+    let mut short = b[..b.len() - 8 - (ProbCut::END_BYTES - ProbCut::BYTES)].to_vec();
+    short.extend_from_slice(&[0; 8]);
+    resign(&mut short);
+    assert!(matches!(
+        Weights::from_bytes(&short),
+        Err(WeightsError::Truncated { .. })
+    ));
 }
 
 #[test]

@@ -21,23 +21,9 @@ pub(super) const END_ETC_MIN: u32 = 10;
 /// The endgame's exact level of selectivity (table entries of a lower level give their move,
 /// not their bounds, to an exact search).
 pub(crate) const EXACT: u8 = 3;
-/// From this many empties, a selective endgame search (level below [`EXACT`]) tries cuts.
-pub(super) const END_CUT_MIN: u32 = 12;
-/// The margin of a selective endgame cut, in standard deviations, by level.
-pub(super) const END_CUT_T: [f32; 3] = [1.0, 1.6, 2.4];
-
-/// The shallow search's depth of a selective endgame cut at `empties`.
-#[inline(always)]
-pub(super) fn end_cut_depth(empties: u32) -> u32 {
-    (empties.saturating_sub(8) / 3).clamp(1, 6)
-}
-
-/// The standard deviation, in discs, of the exact score about a `depth`-ply trained search at
-/// `empties`.
-#[inline(always)]
-pub(super) fn end_cut_sigma(empties: u32, depth: u32) -> f32 {
-    6.8 + 0.164 * empties as f32 - 0.634 * depth as f32
-}
+/// The margin of a selective endgame cut, in standard deviations of the prediction
+/// ([`crate::probcut::ProbCut::end`]), by level.
+pub(super) const END_CUT_T: [f32; 3] = [1.6, 2.4, 3.2];
 
 /// How many moves a node expected to cut off searches alone before it splits (on two
 /// threads, FFO #40-#49 in 816-831 M nodes against 838-849 M with one, the cores as busy).
@@ -600,7 +586,7 @@ pub(super) fn end_body<G: SearchGen>(
     let mut tt_mv = NO_MOVE;
     let use_tt = empties >= END_TT_MIN;
     let slot = end_slot(sr.end_tt, p, o, empties);
-    let level = if empties >= END_CUT_MIN {
+    let level = if empties >= probcut::END_MIN_EMPTIES {
         sr.end_level
     } else {
         EXACT
@@ -811,7 +797,7 @@ pub(super) fn end_body<G: SearchGen>(
 
 /// A selective endgame cut at a node of `level` below [`EXACT`]: when a shallow trained search
 /// predicts the exact score at or above `beta` (at or below `alpha`) by [`END_CUT_T`] standard
-/// deviations, that bound.
+/// deviations, that bound; `None` without trained weights that have endgame cuts.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn end_cut_test<G: SearchGen>(
@@ -824,19 +810,22 @@ fn end_cut_test<G: SearchGen>(
     empties: u32,
     level: u8,
 ) -> Option<i32> {
-    sr.weights?;
-    let depth = end_cut_depth(empties);
-    let margin = END_CUT_T[usize::from(level)] * end_cut_sigma(empties, depth);
+    let cut = sr.weights?.probcut()?.end(empties)?;
+    let depth = probcut::end_shallow_depth(empties);
+    let margin = END_CUT_T[usize::from(level)] * cut.sigma;
     let unit = UNITS_PER_DISC as f32;
     let limit = 64 * UNITS_PER_DISC;
+    // exact ~ a * shallow + b: at least `beta` is likely when shallow >= (beta + t s - b) / a.
+    let bound =
+        |v: i32, m: f32| -> i32 { (((v as f32 + m - cut.b) / cut.a) * unit).round() as i32 };
     if beta < 64 {
-        let hi = ((beta as f32 + margin) * unit).round() as i32;
+        let hi = bound(beta, margin);
         if hi < limit && mid::<G, TRAINED>(g, sr, p, o, depth, hi - 1, hi) >= hi {
             return Some(beta);
         }
     }
     if alpha > -64 && !sr.aborted {
-        let lo = ((alpha as f32 - margin) * unit).round() as i32;
+        let lo = bound(alpha, -margin);
         if lo > -limit && mid::<G, TRAINED>(g, sr, p, o, depth, lo, lo + 1) <= lo {
             return Some(alpha);
         }

@@ -133,9 +133,10 @@ pub(super) fn order_root_end_body<G: SearchGen>(
 }
 
 /// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
-/// windows: first `guess` ± 1, then, after a failure at `s`, `s` ± 1 on the side the score
-/// lies (an even score is then proven), wider by 2 on each further failure: narrow windows prune
-/// far more than one wide window. Fail-soft: a score at or below `alpha` (at or above `beta`)
+/// windows: narrow windows prune far more than one wide window. After a selective search
+/// ([`Search::root_hint`]), and in one, first `guess` ± 1, then, after a failure at `s`, `s` ± 1 on the
+/// side the score lies (an even score is then proven), wider by 2 on each further failure;
+/// otherwise `guess` ± 2, wider by 2 on each failure. Fail-soft: a score at or below `alpha` (at or above `beta`)
 /// is an upper (lower) bound, as for a search of the whole window.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -167,7 +168,11 @@ pub(super) fn aspire_body<G: SearchGen>(
     guess: i32,
     empties: u32,
 ) -> i32 {
-    let mut w = 1;
+    // A guess from a selective search (`root_hint`) is most often right, and a failure's score
+    // then most often the exact one: its windows are narrower, as are those of the selective
+    // search itself (FFO #40-#49: 575.9 M nodes against 585.1 M).
+    let hinted = sr.root_hint.is_some() || sr.end_level < EXACT;
+    let mut w = if hinted { 1 } else { 2 };
     let (mut a, mut b) = ((guess - w).max(alpha), (guess + w).min(beta));
     if a >= b {
         (a, b) = (alpha, beta);
@@ -186,16 +191,26 @@ pub(super) fn aspire_body<G: SearchGen>(
             if hi <= lo {
                 return s;
             }
+            if !hinted {
+                w += 2;
+            }
             (a, b) = ((s - w).max(alpha), s + 1);
-            w += 2;
+            if hinted {
+                w += 2;
+            }
         } else if s >= b && b < beta {
             // The score is at least s.
             lo = lo.max(s);
             if hi <= lo {
                 return s;
             }
+            if !hinted {
+                w += 2;
+            }
             (a, b) = (s - 1, (s + w).min(beta));
-            w += 2;
+            if hinted {
+                w += 2;
+            }
         } else {
             return s;
         }
