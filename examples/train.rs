@@ -331,12 +331,7 @@ fn probcut_command(
             );
         }
     }
-    if let Some(path) = out {
-        let w = w.with_probcut(Some(fitted));
-        std::fs::write(path, w.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
-        println!("weights with the cut parameters written to {path}");
-    }
-    Ok(())
+    write_with_cuts(w, fitted, out, "cut parameters")
 }
 
 /// `--fit-endcut`: fits the endgame's cuts for the weights in `from`, prints them, writes the
@@ -370,10 +365,20 @@ fn endcut_command(from: &str, cfg: &EndCutConfig, out: Option<&str>) -> Result<(
             );
         }
     }
+    write_with_cuts(w, fitted, out, "endgame cuts")
+}
+
+/// Writes `w` with the cut parameters `fitted` to `out`, if given, and says so.
+fn write_with_cuts(
+    w: Weights,
+    fitted: probcut::ProbCut,
+    out: Option<&str>,
+    what: &str,
+) -> Result<(), String> {
     if let Some(path) = out {
         let w = w.with_probcut(Some(fitted));
         std::fs::write(path, w.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
-        println!("weights with the endgame cuts written to {path}");
+        println!("weights with the {what} written to {path}");
     }
     Ok(())
 }

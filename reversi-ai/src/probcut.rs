@@ -280,23 +280,7 @@ impl ProbCut {
                 (xs.len() >= MIN_SAMPLES).then(|| regress(&xs))
             })
             .collect();
-        let pts: Vec<(usize, Cut)> = measured
-            .iter()
-            .enumerate()
-            .filter_map(|(e, c)| c.map(|c| (e, c)))
-            .collect();
-        if pts.is_empty() {
-            return None;
-        }
-        let n = pts.len() as f64;
-        let mx = pts.iter().map(|p| p.0 as f64).sum::<f64>() / n;
-        let my = pts.iter().map(|p| f64::from(p.1.sigma)).sum::<f64>() / n;
-        let sxx: f64 = pts.iter().map(|p| (p.0 as f64 - mx).powi(2)).sum();
-        let sxy: f64 = pts
-            .iter()
-            .map(|p| (p.0 as f64 - mx) * (f64::from(p.1.sigma) - my))
-            .sum();
-        let slope = if sxx > 0.0 { (sxy / sxx).max(0.0) } else { 0.0 };
+        let (pts, slope) = sigma_line(&measured)?;
         let end = (0..END_ROWS)
             .map(|e| match measured[e] {
                 Some(c) => c,
@@ -533,22 +517,18 @@ fn regress(xs: &[(f64, f64)]) -> Cut {
     }
 }
 
-/// One stage's depths from its measured ones (see [`ProbCut::fit`]); `None` without any.
-///
-/// The offset `b` depends on the parities of the two depths (a search that ends on the
-/// mover's ply scores higher than one that ends on the opponent's), so a depth without its own
-/// measurement takes `a` and `b` from the nearest measured depth of the same parities, and `σ`
-/// from there along the slope of a line through all the measured depths (not decreasing).
-fn fill_depths(measured: &[Option<Cut>]) -> Option<Vec<Cut>> {
+/// The measured rows of a table (row index, cut) and the slope of a line through their `σ`
+/// by row, not negative; `None` without any measured row.
+fn sigma_line(measured: &[Option<Cut>]) -> Option<(Vec<(usize, Cut)>, f64)> {
     let pts: Vec<(usize, Cut)> = measured
         .iter()
         .enumerate()
         .filter_map(|(d, c)| c.map(|c| (d, c)))
         .collect();
-    let n = pts.len() as f64;
     if pts.is_empty() {
         return None;
     }
+    let n = pts.len() as f64;
     let mx = pts.iter().map(|p| p.0 as f64).sum::<f64>() / n;
     let my = pts.iter().map(|p| f64::from(p.1.sigma)).sum::<f64>() / n;
     let sxx: f64 = pts.iter().map(|p| (p.0 as f64 - mx).powi(2)).sum();
@@ -557,6 +537,17 @@ fn fill_depths(measured: &[Option<Cut>]) -> Option<Vec<Cut>> {
         .map(|p| (p.0 as f64 - mx) * (f64::from(p.1.sigma) - my))
         .sum();
     let slope = if sxx > 0.0 { (sxy / sxx).max(0.0) } else { 0.0 };
+    Some((pts, slope))
+}
+
+/// One stage's depths from its measured ones (see [`ProbCut::fit`]); `None` without any.
+///
+/// The offset `b` depends on the parities of the two depths (a search that ends on the
+/// mover's ply scores higher than one that ends on the opponent's), so a depth without its own
+/// measurement takes `a` and `b` from the nearest measured depth of the same parities, and `σ`
+/// from there along the slope of a line through all the measured depths (not decreasing).
+fn fill_depths(measured: &[Option<Cut>]) -> Option<Vec<Cut>> {
+    let (pts, slope) = sigma_line(measured)?;
     let class = |d: usize| (d % 2, shallow_depth(d as u32) % 2);
     Some(
         (0..measured.len())
