@@ -23,6 +23,12 @@ const SOLVE_ALWAYS: u32 = 16;
 /// From this many empties down, an exact solve is tried with the time left after the midgame
 /// search.
 const SOLVE_TRY: u32 = 22;
+/// From this many empties down to [`SOLVE_ALWAYS`] (not included), a selective solve (the
+/// solver's presearch) is tried with the time left after the midgame search, before any exact
+/// one.
+const SELECT_TRY: u32 = 24;
+/// The selectivity of that solve (the solver's presearch's).
+const SELECT_LEVEL: u8 = 1;
 
 /// Where the weights come from.
 #[derive(Clone)]
@@ -298,6 +304,11 @@ impl Engine for Expert {
         }
         let solve_always = empties <= SOLVE_ALWAYS && lim.depth.is_none();
         let solve_try = empties <= SOLVE_TRY && lim.depth.is_none();
+        let select_try = empties <= SELECT_TRY
+            && !solve_always
+            && lim.depth.is_none()
+            && self.selective
+            && w.probcut().is_some_and(crate::probcut::ProbCut::has_end);
         let max_depth = lim.depth.unwrap_or(60).min(empties).max(1);
         let mid_max = if solve_always {
             max_depth.min(8)
@@ -353,7 +364,7 @@ impl Engine for Expert {
                 if let (Some(t), Some(d), Some(began)) = (lim.time, deadline, began) {
                     let elapsed = d.elapsed();
                     last = (last.1, elapsed - began);
-                    if !next_iteration(t, elapsed, last, solve_try) {
+                    if !next_iteration(t, elapsed, last, solve_try || select_try) {
                         break;
                     }
                 }
@@ -364,10 +375,25 @@ impl Engine for Expert {
                 .map(|h| h.join().map_err(|_| AiError::ThreadPanicked))
                 .sum::<Result<u64, AiError>>()
         })?;
-        if solve_try && !s.aborted {
-            if threads > 1 {
-                s.helpers = Some(&end_helpers);
+        if threads > 1 {
+            s.helpers = Some(&end_helpers);
+        }
+        if select_try && !s.aborted {
+            // Solved selectively, as the endgame's cuts were fitted: their shallow searches
+            // full width.
+            s.end_level = SELECT_LEVEL;
+            s.probcut = None;
+            let (score, mv) = s.end_root(p, o, -64, 64);
+            s.end_level = crate::search::EXACT;
+            if !s.aborted && mv != NO_MOVE {
+                result.best_move = sq(mv);
+                result.pv = vec![result.best_move];
+                result.score = score;
+                result.depth = empties;
+                s.root_hint = Some((score, mv));
             }
+        }
+        if solve_try && !s.aborted {
             let (score, mv) = s.end_root(p, o, -64, 64);
             if !s.aborted && mv != NO_MOVE {
                 result.best_move = sq(mv);
@@ -387,8 +413,9 @@ impl Engine for Expert {
 /// their ratio (the effective branching factor, taken between 2 and 6; 4 with too little to go
 /// on). It starts when less than [`SOFT_SHARE`] of the budget is spent, or when half of it fits
 /// in the time left: a stopped iteration still counts (its first move, the best so far, is
-/// searched first, and a move that beats it is kept). From 22
-/// empties the search stops at a fifth of the budget, leaving the rest to an exact solve.
+/// searched first, and a move that beats it is kept). From 24 empties (22 without the
+/// endgame's cuts) the search stops at a fifth of the budget, leaving the rest to a selective
+/// solve, then an exact one from 22.
 fn next_iteration(
     budget: Duration,
     elapsed: Duration,
