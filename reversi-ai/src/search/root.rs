@@ -134,10 +134,12 @@ pub(super) fn order_root_end_body<G: SearchGen>(
 
 /// The score of the move to (`np`, `no`) within (`alpha`, `beta`), found by aspiration
 /// windows: narrow windows prune far more than one wide window. After a selective search
-/// ([`Search::root_hint`]), and in one, first `guess` ± 1, then, after a failure at `s`, `s` ± 1 on the
-/// side the score lies (an even score is then proven), wider by 2 on each further failure;
-/// otherwise `guess` ± 2, wider by 2 on each failure. Fail-soft: a score at or below `alpha` (at or above `beta`)
-/// is an upper (lower) bound, as for a search of the whole window.
+/// ([`Search::root_hint`]), and in one, first `guess` ± 1, then, after a failure at `s`,
+/// `s` ± 1 on the side the score lies (an even score is then proven), wider by 2 on each
+/// further failure; otherwise `guess` ± 2, wider by 2 on each failure. Fail-soft: a score at
+/// or below `alpha` (at or above `beta`) is an upper (lower) bound, as for a search of the
+/// whole window. (Only a selective search can contradict itself, which ends the loop; an
+/// exact one never does.)
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn aspire<G: SearchGen>(
