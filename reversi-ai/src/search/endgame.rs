@@ -703,8 +703,13 @@ pub(super) fn end_body<G: SearchGen>(
             // `CUT_ELDERS` at a node expected to cut off, where a later move often still cuts
             // and a split would be wasted work; the others maybe on two threads, with a null
             // window. At a PV node a move that beats alpha there is searched again with the
-            // full window, then the others are tried against the new alpha.
-            let elders = if cut && !pv_node { CUT_ELDERS } else { 1 };
+            // full window, then the others are tried against the new alpha. In a selective
+            // search the node's own cut test has already failed, and the elders wait no more.
+            let elders = if cut && !pv_node && sr.end_level == EXACT {
+                CUT_ELDERS
+            } else {
+                1
+            };
             let mut from = 0;
             let mut alone = usize::from(!first);
             while alone < elders && from < list.n && alpha < beta {
