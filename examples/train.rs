@@ -14,7 +14,8 @@
 //! The games are played by two-ply searches on the Hard evaluation, or on the weights file
 //! `--play-weights PATH` (a bootstrapped round: positions that a trained evaluation reaches);
 //! `--rounds N` (default 1) trains N times in a row, each round after the first on games
-//! played by the weights of the round before.
+//! played by the weights of the round before. `--label-cuts WEIGHTS` makes the labelling
+//! search selective with the Multi-ProbCut parameters of the weights file `WEIGHTS`.
 //! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
 //!
 //! `--check WEIGHTS` measures the weights file `WEIGHTS` on the held-back games of the training
@@ -122,6 +123,18 @@ fn run() -> Result<(), String> {
             "--max-depth" => pc.max_depth = value(&mut args, &a)?,
             "--from-csv" => from_csv = Some(value::<String>(&mut args, &a)?),
             "--play-weights" => play_weights = Some(value::<String>(&mut args, &a)?),
+            "--label-cuts" => {
+                let path = value::<String>(&mut args, &a)?;
+                let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+                let w = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+                let cuts = w.probcut().cloned();
+                if cuts.is_none() {
+                    return Err(format!(
+                        "{path}: the weights carry no Multi-ProbCut parameters"
+                    ));
+                }
+                cfg = cfg.with_label_cuts(cuts);
+            }
             "--rounds" => rounds = value(&mut args, &a)?,
             _ => {
                 return Err(format!(
@@ -216,7 +229,14 @@ fn run() -> Result<(), String> {
         }
         None => None,
     };
-    println!("config: {cfg:?}");
+    // The cut table is long: the configuration says only whether there is one.
+    let shown = cfg.clone().with_label_cuts(None);
+    let cuts = if cfg.label_cuts.is_some() {
+        "selective"
+    } else {
+        "full width"
+    };
+    println!("config: {shown:?}; labelling search {cuts}");
     let start = Instant::now();
     let round = |round: u32, player: Option<&Weights>| {
         let games = match &play_weights {

@@ -26,6 +26,7 @@
 use crate::bits::{flips, legal};
 use crate::eval;
 use crate::pattern::{self, Weights, INSTANCES, PER_STAGE, STAGES, UNITS_PER_DISC};
+use crate::probcut::ProbCut;
 use crate::rng::Rng;
 use crate::search::Search;
 use crate::tt::TransTable;
@@ -61,6 +62,10 @@ pub struct TrainConfig {
     pub iterations: usize,
     /// Threads used to label positions.
     pub threads: usize,
+    /// Multi-ProbCut parameters of the labelling search: `None` (the default) searches full
+    /// width; with cuts the search is selective at the confidence [`crate::probcut::DEFAULT_T`],
+    /// as Expert's, so a deeper label costs about what a shallower full-width one does.
+    pub label_cuts: Option<ProbCut>,
 }
 
 impl TrainConfig {
@@ -85,6 +90,7 @@ impl TrainConfig {
             lambda: 4.0,
             iterations: 60,
             threads: 1,
+            label_cuts: None,
         }
     }
 
@@ -137,6 +143,25 @@ impl TrainConfig {
     #[must_use]
     pub fn with_threads(mut self, t: usize) -> TrainConfig {
         self.threads = t.max(1);
+        self
+    }
+
+    /// Sets the Multi-ProbCut parameters of the labelling search (`None`: full width). The
+    /// weights being trained have no cuts of their own yet: take those of an earlier weights
+    /// file ([`Weights::probcut`]), fitted for a similar evaluation.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::probcut::{Cut, ProbCut};
+    /// use reversi_ai::train::TrainConfig;
+    /// let pc = ProbCut::uniform(Cut { a: 1.0, b: 0.0, sigma: 3.0 });
+    /// let c = TrainConfig::new(1).with_label_cuts(Some(pc.clone()));
+    /// assert_eq!(c.label_cuts, Some(pc));
+    /// ```
+    #[must_use]
+    pub fn with_label_cuts(mut self, cuts: Option<ProbCut>) -> TrainConfig {
+        self.label_cuts = cuts;
         self
     }
 
@@ -360,6 +385,7 @@ fn label_all(cfg: &TrainConfig, w: &Weights, pos: &[Pos]) -> Vec<(f32, bool)> {
             } else {
                 let mut s = Search::new(mid, end, stop, None, None);
                 s.weights = Some(w);
+                s.probcut = cfg.label_cuts.as_ref();
                 let v = s.trained_score(x.p, x.o, cfg.label_depth);
                 (v as f32 / UNITS_PER_DISC as f32, false)
             }
@@ -807,7 +833,7 @@ pub fn fit_probcut(
     w: &Weights,
     cfg: &ProbCutConfig,
 ) -> Option<(crate::probcut::ProbCut, Vec<crate::probcut::Sample>)> {
-    use crate::probcut::{shallow_depth, ProbCut, Sample, MIN_DEPTH};
+    use crate::probcut::{shallow_depth, Sample, MIN_DEPTH};
     let mut tc = TrainConfig::new(cfg.seed);
     tc.validation_every = 0;
     let mut positions: Vec<(u64, u64)> = Vec::new();
@@ -988,4 +1014,49 @@ pub fn fit_end_probcut(
         },
     );
     pc.with_end_fit(&samples).map(|pc| (pc, samples))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probcut::Cut;
+
+    /// Positions of 30 or more empties from a few games, and weights trained on them.
+    fn setup() -> (Weights, Vec<Pos>) {
+        let cfg = TrainConfig::new(5).with_games(40).with_solve_empties(8);
+        let w = train(&cfg, |_| {}).weights;
+        let pos: Vec<Pos> = play_games(&cfg, None)
+            .into_iter()
+            .filter(|x| (!(x.p | x.o)).count_ones() >= 30)
+            .take(60)
+            .collect();
+        (w, pos)
+    }
+
+    #[test]
+    fn label_cuts_select_and_a_wide_margin_changes_nothing() {
+        let (w, pos) = setup();
+        let cfg = TrainConfig::new(5)
+            .with_solve_empties(8)
+            .with_label_depth(7);
+        let full = label_all(&cfg, &w, &pos);
+        assert!(full.iter().all(|&(_, exact)| !exact));
+        // Cuts that never fire: the same labels.
+        let wide = ProbCut::uniform(Cut {
+            a: 1.0,
+            b: 0.0,
+            sigma: 1.0e6,
+        });
+        let same = label_all(&cfg.clone().with_label_cuts(Some(wide)), &w, &pos);
+        assert_eq!(full, same);
+        // Cuts that always fire at the window: some labels move.
+        let tight = ProbCut::uniform(Cut {
+            a: 1.0,
+            b: 0.0,
+            sigma: 0.0,
+        });
+        let cut = label_all(&cfg.with_label_cuts(Some(tight)), &w, &pos);
+        assert_eq!(cut.len(), full.len());
+        assert!(full.iter().zip(&cut).any(|(a, b)| a != b));
+    }
 }
