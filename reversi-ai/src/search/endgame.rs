@@ -705,7 +705,7 @@ pub(super) fn end_body<G: SearchGen>(
             // window. At a PV node a move that beats alpha there is searched again with the
             // full window, then the others are tried against the new alpha. In a selective
             // search the node's own cut test has already failed, and the elders wait no more.
-            let elders = if cut && !pv_node && sr.end_level == EXACT {
+            let elders = if cut && !pv_node && level == EXACT {
                 CUT_ELDERS
             } else {
                 1
