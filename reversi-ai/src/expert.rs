@@ -50,6 +50,10 @@ impl Source {
 /// table (about 0.95 s a move by default, [`EXPERT_TIME`]) and an exact endgame (always at 16
 /// empties or fewer, from 22 empties when the time allows). Its scores are in discs.
 ///
+/// Under a depth or node limit every move starts from empty tables, so that the same position
+/// and limits give the same move; under a time limit alone the tables carry over from one move
+/// to the next (an engine playing a game reaches deeper for what its earlier moves stored).
+///
 /// # Examples
 ///
 /// ```
@@ -132,6 +136,7 @@ impl Expert {
     #[must_use]
     pub fn with_weights(mut self, weights: Arc<Weights>) -> Expert {
         self.weights = Some(Source::Owned(weights));
+        self.forget();
         self
     }
 
@@ -171,6 +176,7 @@ impl Expert {
     #[must_use]
     pub fn with_selectivity(mut self, selective: bool) -> Expert {
         self.selective = selective;
+        self.forget();
         self
     }
 
@@ -196,7 +202,14 @@ impl Expert {
         } else {
             t.clamp(0.5, 8.0)
         };
+        self.forget();
         self
+    }
+
+    /// Empties the tables, whose entries hold the scores of other weights or cuts.
+    fn forget(&mut self) {
+        self.tt.clear();
+        self.end_tt.clear();
     }
 
     /// This engine on another move generation kernel than the fastest one of the CPU (the
@@ -270,9 +283,17 @@ impl Engine for Expert {
         let (p, o) = (pos.player().0, pos.opponent().0);
         let empties = pos.empty().count();
         let w = weights.get();
-        // Fresh tables every move: the same position and limits give the same move.
-        self.tt.clear();
-        self.end_tt.clear();
+        if lim.nodes.is_some() || lim.depth.is_some() {
+            // Fresh tables every move: the same position and limits give the same move.
+            self.tt.clear();
+            self.end_tt.clear();
+        } else {
+            // On time alone the move depends on the machine anyway: the tables keep what the
+            // earlier moves found (a position's entry holds whatever the path to it), in an
+            // older generation that the new entries replace first.
+            self.tt.new_search();
+            self.end_tt.new_search();
+        }
         // Threads the exact phase may split onto besides this one (the midgame's helpers are
         // done by then).
         let end_helpers =
@@ -559,6 +580,54 @@ mod tests {
         // Near the solve, a fifth of the budget only.
         assert!(!next_iteration(ms(950), ms(200), (ms(1), ms(1)), true));
         assert!(next_iteration(ms(950), ms(150), (ms(1), ms(1)), true));
+    }
+
+    thread_local! {
+        static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A clock that moves on a millisecond each time it is read: a search on it is the same on
+    /// every machine.
+    fn ticking() -> Duration {
+        TICKS.with(|t| {
+            t.set(t.get() + 1);
+            Duration::from_millis(t.get())
+        })
+    }
+
+    #[cfg(feature = "embedded-weights")]
+    #[test]
+    fn on_time_alone_the_tables_carry_over_to_the_next_move() {
+        let stop = AtomicBool::new(false);
+        let mut pos = Position::initial();
+        for m in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"] {
+            pos = pos.play(m.parse().unwrap()).unwrap();
+        }
+        let timed = Limits::time(Duration::from_millis(150))
+            .with_time_source(crate::TimeSource::new(ticking));
+        let short = Limits::time(Duration::from_millis(75))
+            .with_time_source(crate::TimeSource::new(ticking));
+        let mut e = Expert::new();
+        let first = e.choose(&pos, &timed, &stop).unwrap();
+        // Half the budget on the same position: the search starts from what the
+        // first one stored and gets at least as deep; a fresh engine does not.
+        let kept = e.choose(&pos, &short, &stop).unwrap();
+        let fresh = Expert::new().choose(&pos, &short, &stop).unwrap();
+        assert!(
+            kept.depth >= first.depth && fresh.depth < first.depth,
+            "depth {} in the whole budget, in half of it {} with the tables, {} without",
+            first.depth,
+            kept.depth,
+            fresh.depth
+        );
+        // Under a node limit the tables start empty: the same move, depth and nodes.
+        let nodes = Limits::nodes(200_000);
+        let a = e.choose(&pos, &nodes, &stop).unwrap();
+        let b = e.choose(&pos, &nodes, &stop).unwrap();
+        assert_eq!(
+            (a.best_move, a.depth, a.nodes),
+            (b.best_move, b.depth, b.nodes)
+        );
     }
 
     #[cfg(feature = "embedded-weights")]
