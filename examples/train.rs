@@ -127,13 +127,10 @@ fn run() -> Result<(), String> {
                 let path = value::<String>(&mut args, &a)?;
                 let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
                 let w = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-                let cuts = w.probcut().cloned();
-                if cuts.is_none() {
-                    return Err(format!(
-                        "{path}: the weights carry no Multi-ProbCut parameters"
-                    ));
-                }
-                cfg = cfg.with_label_cuts(cuts);
+                let cuts = w.probcut().cloned().ok_or_else(|| {
+                    format!("{path}: the weights carry no Multi-ProbCut parameters")
+                })?;
+                cfg = cfg.with_label_cuts(Some(cuts));
             }
             "--rounds" => rounds = value(&mut args, &a)?,
             _ => {

@@ -285,12 +285,11 @@ impl Engine for Expert {
         let w = weights.get();
         if lim.nodes.is_some() || lim.depth.is_some() {
             // Fresh tables every move: the same position and limits give the same move.
-            self.tt.clear();
-            self.end_tt.clear();
+            self.forget();
         } else {
             // On time alone the move depends on the machine anyway: the tables keep what the
-            // earlier moves found (a position's entry holds whatever the path to it), in an
-            // older generation that the new entries replace first.
+            // earlier moves found (an entry depends on its position alone, not on the path to
+            // it), in an older generation that the new entries replace first.
             self.tt.new_search();
             self.end_tt.new_search();
         }

@@ -64,7 +64,8 @@ pub struct TrainConfig {
     pub threads: usize,
     /// Multi-ProbCut parameters of the labelling search: `None` (the default) searches full
     /// width; with cuts the search is selective at the confidence [`crate::probcut::DEFAULT_T`],
-    /// as Expert's, so a deeper label costs about what a shallower full-width one does.
+    /// as Expert's. Deeper labels still cost more: 8-ply selective ones took four times as long
+    /// as 6-ply full-width ones at 20 to 23 empties (`docs/engine.md`, Training).
     pub label_cuts: Option<ProbCut>,
 }
 
