@@ -4,7 +4,7 @@ use crate::bits::{flips, legal};
 use crate::eval;
 use crate::rng::Rng;
 use crate::search::{Search, INF, WIN};
-use crate::tt::{TransTable, NO_MOVE};
+use crate::tt::{TransTable, NEAR_END_LEVELS, NO_MOVE};
 use crate::{AiError, Limits, SearchResult};
 use reversi_core::{Move, Position, Square};
 use std::sync::atomic::AtomicBool;
@@ -364,7 +364,7 @@ impl Engine for Normal {
             .depth
             .map_or(NORMAL_DEPTH, |d| d.clamp(1, NORMAL_DEPTH));
         // The search core, on the square table, with the caller's budget (nodes, clock, stop).
-        let tt = TransTable::new(NORMAL_TT_BITS);
+        let tt = TransTable::new(NORMAL_TT_BITS).with_near_end(NEAR_END_LEVELS);
         let mut search = Search::new(&tt, &tt, stop, limits.nodes, limits.deadline());
         let (p, o) = (pos.player().0, pos.opponent().0);
         let mut best = -INF;
@@ -481,8 +481,8 @@ impl SearchEngine {
             name,
             limits,
             solve_empties,
-            mid_tt: TransTable::new(18),
-            end_tt: TransTable::new(18),
+            mid_tt: TransTable::new(18).with_near_end(NEAR_END_LEVELS),
+            end_tt: TransTable::new(18).with_near_end(NEAR_END_LEVELS),
         }
     }
 

@@ -17,8 +17,31 @@ pub(crate) struct Entry {
     gen: u8,
 }
 
-/// Buckets of the region for nodes close to the end (see [`TransTable::slot`]).
-pub(crate) const NEAR_END_BUCKETS: usize = 1 << 15;
+/// Where a table keeps the entries of the endgame's nodes close to the end: those of up to
+/// `max_empties` empty squares go to its first `buckets` buckets, a region that stays in the
+/// core's cache (these nodes are the most numerous and the least worth keeping; elsewhere in
+/// the table most probes wait for main memory). See [`TransTable::end_slot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NearEnd {
+    pub buckets: usize,
+    pub max_empties: u32,
+}
+
+/// The near-end region of a new table: 512 KiB for the nodes of up to 9 empties. Against 2 MiB
+/// for up to 6 ([`NEAR_END_LEVELS`]), FFO #40-#49 took 3.6 % more nodes (596.7 M) and about 7 %
+/// less time on one thread and on two (AMD EPYC Zen 4, 2026-12-06: runs of the two builds side
+/// by side, one on each core, their places swapped).
+pub(crate) const NEAR_END: NearEnd = NearEnd {
+    buckets: 1 << 13,
+    max_empties: 9,
+};
+
+/// The near-end region with which Easy, Normal and Hard recorded their moves (2 MiB, nodes of
+/// up to 6 empties): their tables keep it, so that their moves and node counts stay the same.
+pub(crate) const NEAR_END_LEVELS: NearEnd = NearEnd {
+    buckets: 1 << 15,
+    max_empties: 6,
+};
 
 /// A bucket's index, computed once per node for its probe and its store.
 #[derive(Clone, Copy, Default)]
@@ -94,6 +117,9 @@ pub(crate) struct TransTable {
     buckets: ZeroedSlice<Bucket>,
     mask: usize,
     gen: u8,
+    /// The near-end region's mask and its nodes' most empties ([`NearEnd`]).
+    near_mask: usize,
+    near_max: u32,
 }
 
 #[inline(always)]
@@ -117,7 +143,17 @@ impl TransTable {
             buckets,
             mask: n - 1,
             gen: 1,
+            near_mask: 0,
+            near_max: 0,
         }
+        .with_near_end(NEAR_END)
+    }
+
+    /// This table with the near-end region `near` (within the table, however small).
+    pub fn with_near_end(mut self, near: NearEnd) -> TransTable {
+        self.near_mask = self.mask.min(near.buckets.max(1) - 1);
+        self.near_max = near.max_empties;
+        self
     }
 
     /// Starts a new search: older entries are replaced first.
@@ -130,16 +166,18 @@ impl TransTable {
         self.buckets.clear();
     }
 
-    /// The bucket of a position: anywhere in the table, or when `near_end`, in its first
-    /// [`NEAR_END_BUCKETS`] buckets (2 MiB, which stay in the core's cache: the nodes close to
-    /// the end are the most numerous and the least worth keeping).
+    /// The bucket of an endgame node of `empties` empty squares: in the table's near-end region
+    /// ([`NearEnd`]) when it has few enough, else anywhere.
+    #[inline(always)]
+    pub fn end_slot(&self, p: u64, o: u64, empties: u32) -> Slot {
+        self.slot(p, o, empties <= self.near_max)
+    }
+
+    /// The bucket of a position: anywhere in the table, or when `near_end`, in its near-end
+    /// region ([`NearEnd`]).
     #[inline(always)]
     pub fn slot(&self, p: u64, o: u64, near_end: bool) -> Slot {
-        let mask = if near_end {
-            self.mask.min(NEAR_END_BUCKETS - 1)
-        } else {
-            self.mask
-        };
+        let mask = if near_end { self.near_mask } else { self.mask };
         Slot(hash(p, o) as usize & mask)
     }
 
@@ -273,8 +311,10 @@ mod tests {
             );
             let near = tt.slot(p, o, true);
             let far = tt.slot(p, o, false);
-            assert!(near.0 < NEAR_END_BUCKETS);
-            far_outside |= far.0 >= NEAR_END_BUCKETS;
+            assert!(near.0 < NEAR_END.buckets);
+            far_outside |= far.0 >= NEAR_END.buckets;
+            assert_eq!(tt.end_slot(p, o, 9).0, near.0);
+            assert_eq!(tt.end_slot(p, o, 10).0, far.0);
             // What is stored in a slot is found in that slot, with its bounds and move.
             let s = (i % 21) as i32 - 10;
             tt.store_slot(near, p, o, 6, -64, 64, s, (i % 64) as u8);

@@ -11,9 +11,6 @@ pub(super) const END_FULL_ORDER_MIN: u32 = 7;
 /// Below this many empties the endgame uses no transposition table (from 6 instead of 7:
 /// 7 % fewer nodes on FFO #42-#45, the same time).
 pub(super) const END_TT_MIN: u32 = 6;
-/// Up to this many empties the endgame's table entries go to the table's near-end region
-/// (see [`end_slot`]).
-pub(super) const END_NEAR_MAX: u32 = 6;
 /// From this many empties the endgame tries enhanced transposition cutoffs (from 10 instead
 /// of 12: 2 % fewer nodes).
 pub(super) const END_ETC_MIN: u32 = 10;
@@ -877,12 +874,11 @@ pub(super) fn ordering_search_min(sr: &Search<'_>) -> u32 {
     }
 }
 
-/// The endgame table's bucket for a position of `empties` empty squares: the nodes of up to
-/// `END_NEAR_MAX` empties share a region that stays in the cache (FFO #40-#49: 0.5 % more
-/// nodes, fewer memory stalls).
+/// The endgame table's bucket for a position of `empties` empty squares: the nodes close to
+/// the end share the table's near-end region, which stays in the cache ([`crate::tt::NearEnd`]).
 #[inline(always)]
 pub(crate) fn end_slot(tt: &TransTable, p: u64, o: u64, empties: u32) -> Slot {
-    tt.slot(p, o, empties <= END_NEAR_MAX)
+    tt.end_slot(p, o, empties)
 }
 
 /// Exact score of a position by any number of empties (dispatches to the right routine).
