@@ -166,11 +166,17 @@ impl TransTable {
         self.buckets.clear();
     }
 
-    /// The bucket of an endgame node of `empties` empty squares: in the table's near-end region
-    /// ([`NearEnd`]) when it has few enough, else anywhere.
+    /// The bucket of an endgame node of `empties` empty squares: in the near-end region number
+    /// `region` ([`NearEnd`]; each thread of a split search has its own) when it has few enough
+    /// empties, else anywhere.
     #[inline(always)]
-    pub fn end_slot(&self, p: u64, o: u64, empties: u32) -> Slot {
-        self.slot(p, o, empties <= self.near_max)
+    pub fn end_slot(&self, p: u64, o: u64, empties: u32, region: usize) -> Slot {
+        let h = hash(p, o) as usize;
+        if empties <= self.near_max {
+            Slot(((h & self.near_mask) + region * (self.near_mask + 1)) & self.mask)
+        } else {
+            Slot(h & self.mask)
+        }
     }
 
     /// The bucket of a position: anywhere in the table, or when `near_end`, in its near-end
@@ -313,8 +319,9 @@ mod tests {
             let far = tt.slot(p, o, false);
             assert!(near.0 < NEAR_END.buckets);
             far_outside |= far.0 >= NEAR_END.buckets;
-            assert_eq!(tt.end_slot(p, o, 9).0, near.0);
-            assert_eq!(tt.end_slot(p, o, 10).0, far.0);
+            assert_eq!(tt.end_slot(p, o, 9, 0).0, near.0);
+            assert_eq!(tt.end_slot(p, o, 9, 1).0, near.0 + NEAR_END.buckets);
+            assert_eq!(tt.end_slot(p, o, 10, 1).0, far.0);
             // What is stored in a slot is found in that slot, with its bounds and move.
             let s = (i % 21) as i32 - 10;
             tt.store_slot(near, p, o, 6, -64, 64, s, (i % 64) as u8);

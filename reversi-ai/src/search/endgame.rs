@@ -582,7 +582,7 @@ pub(super) fn end_body<G: SearchGen>(
     }
     let mut tt_mv = NO_MOVE;
     let use_tt = empties >= END_TT_MIN;
-    let slot = end_slot(sr.end_tt, p, o, empties);
+    let slot = end_slot(sr.end_tt, p, o, empties, sr.near_region);
     let level = if empties >= probcut::END_MIN_EMPTIES {
         sr.end_level
     } else {
@@ -675,11 +675,14 @@ pub(super) fn end_body<G: SearchGen>(
         if empties > END_TT_MIN {
             for m in &list.m[..list.n] {
                 let (np, no) = child(p, o, m);
-                sr.end_tt.prefetch(end_slot(sr.end_tt, np, no, empties - 1));
+                sr.end_tt
+                    .prefetch(end_slot(sr.end_tt, np, no, empties - 1, sr.near_region));
             }
         }
         if etc_first {
-            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta, level) {
+            if let Some((s, mv)) =
+                etc_cut(sr.end_tt, sr.near_region, &list, p, o, empties, beta, level)
+            {
                 sr.end_tt.store_slot(slot, p, o, code, alpha0, beta, s, mv);
                 return s;
             }
@@ -690,7 +693,9 @@ pub(super) fn end_body<G: SearchGen>(
             order_end(g, sr, p, o, &mut list, empties);
         }
         if etc && !etc_first {
-            if let Some((s, mv)) = etc_cut(sr.end_tt, &list, p, o, empties, beta, level) {
+            if let Some((s, mv)) =
+                etc_cut(sr.end_tt, sr.near_region, &list, p, o, empties, beta, level)
+            {
                 sr.end_tt.store_slot(slot, p, o, code, alpha0, beta, s, mv);
                 return s;
             }
@@ -837,10 +842,12 @@ fn end_cut_test<G: SearchGen>(
 
 /// Enhanced transposition cutoff: the first child (of `empties - 1` empty squares) in `list`
 /// whose table entry bounds its score at or below `-beta`, which proves at least `beta` for
-/// this node: that score and its move.
+/// this node: that score and its move. `region` is the searching thread's near-end region.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn etc_cut(
     tt: &TransTable,
+    region: usize,
     list: &MoveList,
     p: u64,
     o: u64,
@@ -850,7 +857,7 @@ pub(super) fn etc_cut(
 ) -> Option<(i32, u8)> {
     for m in &list.m[..list.n] {
         let (np, no) = child(p, o, m);
-        if let Some(e) = tt.probe_slot(end_slot(tt, np, no, empties - 1), np, no) {
+        if let Some(e) = tt.probe_slot(end_slot(tt, np, no, empties - 1, region), np, no) {
             if e.depth & 3 < level {
                 continue;
             }
@@ -877,8 +884,8 @@ pub(super) fn ordering_search_min(sr: &Search<'_>) -> u32 {
 /// The endgame table's bucket for a position of `empties` empty squares: the nodes close to
 /// the end share the table's near-end region, which stays in the cache ([`crate::tt::NearEnd`]).
 #[inline(always)]
-pub(crate) fn end_slot(tt: &TransTable, p: u64, o: u64, empties: u32) -> Slot {
-    tt.end_slot(p, o, empties)
+pub(crate) fn end_slot(tt: &TransTable, p: u64, o: u64, empties: u32, region: usize) -> Slot {
+    tt.end_slot(p, o, empties, region)
 }
 
 /// Exact score of a position by any number of empties (dispatches to the right routine).

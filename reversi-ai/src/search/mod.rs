@@ -48,6 +48,9 @@ pub(crate) struct Search<'a> {
     pub helpers: Option<&'a std::sync::atomic::AtomicIsize>,
     /// The split this search is a thread of: its cutoff stops this search.
     cut: Option<&'a split::SplitFlag<'a>>,
+    /// The endgame table's near-end region of this thread (see [`TransTable::end_slot`]): the
+    /// two threads of a split use two, each in its own core's cache.
+    pub near_region: usize,
 }
 
 /// A move generation kernel that this CPU has (the value proves it), as the search runs it.
@@ -158,6 +161,7 @@ impl<'a> Search<'a> {
             root_hint: None,
             helpers: None,
             cut: None,
+            near_region: 0,
         }
     }
 

@@ -61,6 +61,7 @@ impl<'a> Search<'a> {
         s.end_level = self.end_level;
         s.helpers = self.helpers;
         s.cut = Some(cut);
+        s.near_region = self.near_region;
         s
     }
 }
@@ -93,6 +94,8 @@ fn two_threads(
     work: impl Fn(&mut Search<'_>) + Sync,
 ) -> bool {
     let (mut mine, mut theirs) = (sr.fork(flag), sr.fork(flag));
+    // Two threads at once, two near-end regions: the helper takes the other one.
+    theirs.near_region = sr.near_region ^ 1;
     std::thread::scope(|scope| {
         let helper = scope.spawn(|| {
             work(&mut theirs);
