@@ -179,12 +179,11 @@ impl TransTable {
         }
     }
 
-    /// The bucket of a position: anywhere in the table, or when `near_end`, in its near-end
-    /// region ([`NearEnd`]).
+    /// The bucket of a position, anywhere in the table (the endgame's nodes use
+    /// [`TransTable::end_slot`]).
     #[inline(always)]
-    pub fn slot(&self, p: u64, o: u64, near_end: bool) -> Slot {
-        let mask = if near_end { self.near_mask } else { self.mask };
-        Slot(hash(p, o) as usize & mask)
+    pub fn slot(&self, p: u64, o: u64) -> Slot {
+        Slot(hash(p, o) as usize & self.mask)
     }
 
     /// Starts loading a bucket into the cache.
@@ -207,7 +206,7 @@ impl TransTable {
     /// The entry of a position anywhere in the table.
     #[inline(always)]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        self.probe_slot(self.slot(p, o, false), p, o)
+        self.probe_slot(self.slot(p, o), p, o)
     }
 
     /// The entry of a position in its bucket `slot`.
@@ -227,7 +226,7 @@ impl TransTable {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, score: i32, mv: u8) {
-        self.store_slot(self.slot(p, o, false), p, o, depth, alpha, beta, score, mv)
+        self.store_slot(self.slot(p, o), p, o, depth, alpha, beta, score, mv)
     }
 
     /// As [`TransTable::store`], in the bucket `slot` of the position.
@@ -315,11 +314,11 @@ mod tests {
                 x & 0x00FF_00FF_00FF_00FF,
                 x & 0xFF00_FF00_FF00_FF00 & !(x >> 3),
             );
-            let near = tt.slot(p, o, true);
-            let far = tt.slot(p, o, false);
+            let near = tt.end_slot(p, o, 9, 0);
+            let far = tt.slot(p, o);
             assert!(near.0 < NEAR_END.buckets);
             far_outside |= far.0 >= NEAR_END.buckets;
-            assert_eq!(tt.end_slot(p, o, 9, 0).0, near.0);
+            assert_eq!(near.0, far.0 & (NEAR_END.buckets - 1));
             assert_eq!(tt.end_slot(p, o, 9, 1).0, near.0 + NEAR_END.buckets);
             assert_eq!(tt.end_slot(p, o, 10, 1).0, far.0);
             // What is stored in a slot is found in that slot, with its bounds and move.
@@ -333,7 +332,7 @@ mod tests {
         }
         assert!(far_outside, "the whole table is used for the other nodes");
         // A failed-low search stores an upper bound only.
-        let s = tt.slot(1, 2, false);
+        let s = tt.slot(1, 2);
         tt.store_slot(s, 1, 2, 10, 0, 5, -3, NO_MOVE);
         let e = tt.probe(1, 2).expect("stored");
         assert_eq!((e.lower, e.upper), (i16::MIN, -3));

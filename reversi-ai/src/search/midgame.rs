@@ -195,7 +195,7 @@ pub(super) fn mid_body<G: SearchGen, const K: u8>(
         for m in &list.m[..list.n] {
             let (np, no) = child(p, o, m);
             let key = mid_key::<K>(np, no);
-            sr.mid_tt.prefetch(sr.mid_tt.slot(key.0, key.1, false));
+            sr.mid_tt.prefetch(sr.mid_tt.slot(key.0, key.1));
         }
     }
     if K == TRAINED {
