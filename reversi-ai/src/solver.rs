@@ -415,7 +415,7 @@ impl Solver {
             let empties = (!(p | o)).count_ones();
             let first = s
                 .end_tt
-                .probe_slot(crate::search::end_slot(s.end_tt, p, o, empties, 0), p, o)
+                .probe_slot(s.end_tt.end_slot(p, o, empties, 0), p, o)
                 .map(|e| e.mv);
             let mut cands: Vec<Square> = cur.legal_moves().iter().collect();
             if let Some(f) = first {

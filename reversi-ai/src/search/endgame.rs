@@ -582,7 +582,7 @@ pub(super) fn end_body<G: SearchGen>(
     }
     let mut tt_mv = NO_MOVE;
     let use_tt = empties >= END_TT_MIN;
-    let slot = end_slot(sr.end_tt, p, o, empties, sr.near_region);
+    let slot = sr.end_tt.end_slot(p, o, empties, sr.near_region);
     let level = if empties >= probcut::END_MIN_EMPTIES {
         sr.end_level
     } else {
@@ -676,7 +676,7 @@ pub(super) fn end_body<G: SearchGen>(
             for m in &list.m[..list.n] {
                 let (np, no) = child(p, o, m);
                 sr.end_tt
-                    .prefetch(end_slot(sr.end_tt, np, no, empties - 1, sr.near_region));
+                    .prefetch(sr.end_tt.end_slot(np, no, empties - 1, sr.near_region));
             }
         }
         if etc_first {
@@ -857,7 +857,7 @@ pub(super) fn etc_cut(
 ) -> Option<(i32, u8)> {
     for m in &list.m[..list.n] {
         let (np, no) = child(p, o, m);
-        if let Some(e) = tt.probe_slot(end_slot(tt, np, no, empties - 1, region), np, no) {
+        if let Some(e) = tt.probe_slot(tt.end_slot(np, no, empties - 1, region), np, no) {
             if e.depth & 3 < level {
                 continue;
             }
@@ -879,13 +879,6 @@ pub(super) fn ordering_search_min(sr: &Search<'_>) -> u32 {
     } else {
         ORDER_SEARCH_MIN
     }
-}
-
-/// The endgame table's bucket for a position of `empties` empty squares: the nodes close to
-/// the end share the table's near-end region, which stays in the cache ([`crate::tt::NearEnd`]).
-#[inline(always)]
-pub(crate) fn end_slot(tt: &TransTable, p: u64, o: u64, empties: u32, region: usize) -> Slot {
-    tt.end_slot(p, o, empties, region)
 }
 
 /// Exact score of a position by any number of empties (dispatches to the right routine).

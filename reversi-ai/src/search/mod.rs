@@ -8,7 +8,7 @@ use crate::eval;
 use crate::pattern::{self, Weights, UNITS_PER_DISC};
 use crate::probcut::{self, ProbCut};
 use crate::time::Deadline;
-use crate::tt::{Slot, TransTable, NO_MOVE};
+use crate::tt::{TransTable, NO_MOVE};
 use reversi_core::movegen::{Avx2, Avx512, MoveGen, Portable, Simd128};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -353,8 +353,8 @@ mod movelist;
 mod root;
 mod split;
 
+pub(crate) use endgame::EXACT;
 use endgame::*;
-pub(crate) use endgame::{end_slot, EXACT};
 use midgame::*;
 pub(crate) use midgame::{HARD, ORDERING, TRAINED};
 use movelist::*;
