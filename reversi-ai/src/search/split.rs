@@ -237,8 +237,13 @@ mod tests {
         sr.helpers = Some(&free);
         let threads = Mutex::new(std::collections::HashSet::new());
         let began = std::time::Instant::now();
+        let regions = Mutex::new(Vec::new());
         let scores = each(&mut sr, 12, |s, i| {
             threads.lock().unwrap().insert(std::thread::current().id());
+            regions
+                .lock()
+                .unwrap()
+                .push((std::thread::current().id(), s.near_region));
             // Each thread's work waits (2 s at most) until the other thread has some too, so
             // that a helper slow to start on a loaded machine still takes part.
             while threads.lock().unwrap().len() < 2
@@ -258,6 +263,12 @@ mod tests {
         );
         assert_eq!(free.load(Ordering::Relaxed), 1, "the helper is free again");
         assert!(!sr.aborted);
+        // This thread searches in the near-end region it had, the helper in the other one.
+        let here = std::thread::current().id();
+        for (id, region) in regions.into_inner().unwrap() {
+            assert_eq!(region, usize::from(id != here), "{id:?} in region {region}");
+        }
+        assert_eq!(sr.near_region, 0);
 
         // Without a free helper, in order on this thread.
         let none = AtomicIsize::new(0);
