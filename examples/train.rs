@@ -25,6 +25,13 @@
 //! plies deep (default 10); it prints a table of mean absolute errors in discs
 //! (`train::check_weights`).
 //!
+//! `--calibrate WEIGHTS` moves the constant of each stage of the weights file `WEIGHTS` so
+//! that the evaluation's mean over positions of that stage is that of exact scores (up to
+//! `--exact-max E` empties, default 24) or, above, of the mean of a `--depth D`-ply and a
+//! `D - 1`-ply search (default 8), stage after stage from the end (`train::calibrate`; options
+//! `--seed`, `--threads`, `--positions N` a stage, default 200); it writes the weights without
+//! cut parameters to `--out PATH`, so the cut fits below come after it.
+//!
 //! `--fit-probcut WEIGHTS` fits the Multi-ProbCut parameters of the Expert level's selective
 //! search for the weights file `WEIGHTS` and writes the weights with them to `--out PATH`
 //! (options `--seed`, `--threads`, `--positions N`, `--max-depth N`, `--csv PATH` to keep the
@@ -52,8 +59,8 @@
 use reversi::ai::pattern::Weights;
 use reversi::ai::probcut;
 use reversi::ai::train::{
-    check_weights, fit_end_probcut, fit_probcut, train_played_by, EndCutConfig, ProbCutConfig,
-    Reference, TrainConfig, Validation,
+    calibrate, check_weights, fit_end_probcut, fit_probcut, train_played_by, CalibrateConfig,
+    EndCutConfig, ProbCutConfig, Reference, TrainConfig, Validation,
 };
 use std::process::ExitCode;
 use std::time::Instant;
@@ -94,6 +101,8 @@ fn run() -> Result<(), String> {
     let mut check_depth = 10;
     let mut play_weights: Option<String> = None;
     let mut rounds = 1u32;
+    let mut calibrate_from: Option<String> = None;
+    let mut calibrate_depth = 8;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -133,12 +142,22 @@ fn run() -> Result<(), String> {
                 cfg = cfg.with_label_cuts(Some(cuts));
             }
             "--rounds" => rounds = value(&mut args, &a)?,
+            "--calibrate" => calibrate_from = Some(value::<String>(&mut args, &a)?),
+            "--depth" => calibrate_depth = value(&mut args, &a)?,
             _ => {
                 return Err(format!(
                     "unknown option {a:?} (see the comment at the top of examples/train.rs)"
                 ))
             }
         }
+    }
+    if let Some(from) = calibrate_from {
+        let mut c = CalibrateConfig::new(cfg.seed);
+        c.threads = cfg.threads;
+        c.positions = check_positions.unwrap_or(c.positions);
+        c.exact_max = exact_max;
+        c.depth = calibrate_depth;
+        return calibrate_command(&from, &c, out.as_deref());
     }
     if let Some(from) = fit_end {
         end_cfg.seed = cfg.seed;
@@ -349,6 +368,41 @@ fn probcut_command(
         }
     }
     write_with_cuts(w, fitted, out, "cut parameters")
+}
+
+/// `--calibrate`: calibrates the stages' constants of the weights in `from`, prints how much
+/// each moved, writes the weights (without cut parameters) to `out`.
+fn calibrate_command(from: &str, cfg: &CalibrateConfig, out: Option<&str>) -> Result<(), String> {
+    let bytes = std::fs::read(from).map_err(|e| format!("{from}: {e}"))?;
+    let w = Weights::from_bytes(&bytes).map_err(|e| format!("{from}: {e}"))?;
+    if !(6..=12).contains(&cfg.depth) {
+        return Err("--depth must be 6 to 12".into());
+    }
+    println!("config: {cfg:?}");
+    let start = Instant::now();
+    let (fixed, rows) = calibrate(&w, cfg);
+    println!("| empties | positions | against | shift (discs) | MAE after |");
+    println!("|---|---:|---|---:|---:|");
+    for r in &rows {
+        let against = if r.exact {
+            "exact score".to_string()
+        } else {
+            format!("{}- and {}-ply searches", cfg.depth, cfg.depth - 1)
+        };
+        println!(
+            "| {}-{} | {} | {against} | {:+.2} | {:.2} |",
+            4 * r.stage,
+            4 * r.stage + 3,
+            r.positions,
+            r.shift,
+            r.mae
+        );
+    }
+    println!("calibrated in {:.0} s", start.elapsed().as_secs_f64());
+    let path = out.ok_or("--calibrate needs --out PATH")?;
+    std::fs::write(path, fixed.to_bytes()).map_err(|e| format!("{path}: {e}"))?;
+    println!("weights written to {path} (without cut parameters: fit them again)");
+    Ok(())
 }
 
 /// `--fit-endcut`: fits the endgame's cuts for the weights in `from`, prints them, writes the

@@ -1017,6 +1017,201 @@ pub fn fit_end_probcut(
     pc.with_end_fit(&samples).map(|pc| (pc, samples))
 }
 
+/// The settings of [`calibrate`].
+///
+/// # Examples
+///
+/// ```
+/// let c = reversi_ai::train::CalibrateConfig::new(3);
+/// assert_eq!((c.seed, c.depth), (3, 8));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CalibrateConfig {
+    /// Seed of the games the positions come from.
+    pub seed: u64,
+    /// Positions measured in each stage.
+    pub positions: usize,
+    /// A stage whose positions all have at most this many empty squares is measured against
+    /// exact scores.
+    pub exact_max: u32,
+    /// Each stage above is measured against the mean of two searches on the weights, `depth`
+    /// and `depth - 1` plies deep (at least 6, so that the leaves of both are in stages already
+    /// calibrated: the last stage holds five numbers of empties, 56 to 60).
+    pub depth: u32,
+    /// Threads.
+    pub threads: usize,
+}
+
+impl CalibrateConfig {
+    /// The defaults with a seed: 200 positions a stage, exact scores up to 23 empties, searches
+    /// of 8 and 7 plies above, one thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(reversi_ai::train::CalibrateConfig::new(1).positions, 200);
+    /// ```
+    #[must_use]
+    pub fn new(seed: u64) -> CalibrateConfig {
+        CalibrateConfig {
+            seed,
+            positions: 200,
+            exact_max: 23,
+            depth: 8,
+            threads: 1,
+        }
+    }
+}
+
+/// One stage of [`calibrate`].
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::pattern::Weights;
+/// use reversi_ai::train::{calibrate, CalibrateConfig};
+/// let mut c = CalibrateConfig::new(1);
+/// c.positions = 3;
+/// c.depth = 6;
+/// let (_, rows) = calibrate(&Weights::zero(), &c);
+/// assert!(rows[0].exact && !rows[14].exact);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CalibrationRow {
+    /// The stage (empties `4*stage..=4*stage+3`).
+    pub stage: usize,
+    /// Positions measured.
+    pub positions: usize,
+    /// Whether the reference is the exact score (else the mean of the two searches).
+    pub exact: bool,
+    /// The mean of the evaluation minus the reference before calibration, in discs: the
+    /// amount taken off the stage's constant.
+    pub shift: f64,
+    /// The mean absolute error of the evaluation against the reference after calibration.
+    pub mae: f64,
+}
+
+/// Calibrates the constant of every stage of `w`, from the end of the game to the start, so
+/// that the evaluation's mean over the stage's positions (of games played as for training)
+/// is the mean of a reference: the exact score in the stages up to
+/// [`CalibrateConfig::exact_max`] empties, above them the mean of a search `depth` plies deep
+/// and one `depth - 1` plies deep (full width) on the weights as calibrated so far. Only the
+/// constants change; the result carries no Multi-ProbCut parameters, since those of `w` were
+/// fitted on the evaluation before (fit them again: [`fit_probcut`], [`fit_end_probcut`]).
+///
+/// Why: a stage trained on labels of searches of an even depth inherits the offset of the
+/// stages at its leaves, whose mover is the same, and adds the search's own (a maximum over
+/// noisy values is too high), so the offsets add up towards the opening: weights trained on
+/// 8-ply labels say +5.7 discs for the mover at the start. At an odd depth the leaves' mover
+/// is the other side and their offset changes sign; the mean of both cancels the inherited
+/// part, so offsets no longer add up.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::pattern::{Weights, PER_STAGE};
+/// use reversi_ai::train::{calibrate, CalibrateConfig};
+/// // Weights that say +3 discs for the mover everywhere.
+/// let mut w = Weights::zero();
+/// let mut discs = vec![0.0; PER_STAGE];
+/// discs[PER_STAGE - 1] = 3.0;
+/// for s in 0..reversi_ai::pattern::STAGES {
+///     w.set_stage(s, &discs);
+/// }
+/// let mut c = CalibrateConfig::new(1);
+/// c.positions = 20;
+/// c.exact_max = 11;
+/// c.depth = 6;
+/// let (fixed, rows) = calibrate(&w, &c);
+/// // The endgame stages were 3 discs too high on average against exact scores (their mean
+/// // score is not 0, so not exactly 3).
+/// assert!(rows[0].shift > 0.0 && rows[0].exact);
+/// assert_ne!(fixed.stage(0)[PER_STAGE - 1], w.stage(0)[PER_STAGE - 1]);
+/// ```
+#[must_use]
+pub fn calibrate(w: &Weights, cfg: &CalibrateConfig) -> (Weights, Vec<CalibrationRow>) {
+    let depth = cfg.depth.max(6);
+    let per = cfg.positions.max(1);
+    let mut tc = TrainConfig::new(cfg.seed);
+    tc.validation_every = 0;
+    // Positions whose mover has a move, spread evenly over the games, enough in every stage.
+    let mut by_stage: Vec<Vec<Pos>> = vec![Vec::new(); STAGES];
+    let mut games = 64;
+    while games <= 1 << 20 {
+        tc.games = games;
+        by_stage = vec![Vec::new(); STAGES];
+        for x in play_games(&tc, None) {
+            if legal(x.p, x.o) != 0 {
+                by_stage[pattern::stage((!(x.p | x.o)).count_ones())].push(x);
+            }
+        }
+        if by_stage.iter().all(|v| v.len() >= per) {
+            break;
+        }
+        games *= 2;
+    }
+    let mut out = w.clone().with_probcut(None);
+    let mut rows = Vec::new();
+    for (s, pos) in by_stage.iter().enumerate() {
+        let step = (pos.len() / per).max(1);
+        let chosen: Vec<Pos> = pos.iter().step_by(step).take(per).copied().collect();
+        let exact = 4 * s as u32 + 3 <= cfg.exact_max;
+        let current = &out;
+        let pairs: Vec<(f64, f64)> = par_map(
+            &chosen,
+            cfg.threads,
+            || {
+                (
+                    TransTable::new(18),
+                    TransTable::new(20),
+                    AtomicBool::new(false),
+                )
+            },
+            |(mid, end, stop), x| {
+                let mut s = Search::new(mid, end, stop, None, None);
+                s.weights = Some(current);
+                let reference = if exact {
+                    s.exact(x.p, x.o, -64, 64) as f64
+                } else {
+                    let a = s.trained_score(x.p, x.o, depth);
+                    mid.clear();
+                    let mut s = Search::new(mid, end, stop, None, None);
+                    s.weights = Some(current);
+                    let b = s.trained_score(x.p, x.o, depth - 1);
+                    mid.clear();
+                    f64::from(a + b) / 2.0 / f64::from(UNITS_PER_DISC)
+                };
+                let e = f64::from(current.eval(x.p, x.o)) / f64::from(UNITS_PER_DISC);
+                (e, reference)
+            },
+        );
+        let n = pairs.len().max(1) as f64;
+        let shift = pairs.iter().map(|(e, r)| e - r).sum::<f64>() / n;
+        let mut discs: Vec<f32> = out
+            .stage(s)
+            .iter()
+            .map(|&v| f32::from(v) / UNITS_PER_DISC as f32)
+            .collect();
+        discs[BIAS] -= shift as f32;
+        out.set_stage(s, &discs);
+        let mae = pairs
+            .iter()
+            .map(|(e, r)| (e - shift - r).abs())
+            .sum::<f64>()
+            / n;
+        rows.push(CalibrationRow {
+            stage: s,
+            positions: pairs.len(),
+            exact,
+            shift,
+            mae,
+        });
+    }
+    (out, rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1032,6 +1227,43 @@ mod tests {
             .take(60)
             .collect();
         (w, pos)
+    }
+
+    #[test]
+    fn calibration_undoes_any_offset_of_the_stages() {
+        let (w, _) = setup();
+        // The same weights with a different constant added to every stage.
+        let mut shifted = w.clone();
+        for s in 0..STAGES {
+            let mut discs: Vec<f32> = w
+                .stage(s)
+                .iter()
+                .map(|&v| f32::from(v) / UNITS_PER_DISC as f32)
+                .collect();
+            discs[BIAS] += s as f32 * 0.75 - 4.0;
+            shifted.set_stage(s, &discs);
+        }
+        let mut c = CalibrateConfig::new(9);
+        c.positions = 20;
+        c.exact_max = 11;
+        c.depth = 6;
+        let (a, rows_a) = calibrate(&w, &c);
+        let (b, rows_b) = calibrate(&shifted, &c);
+        for s in 0..STAGES {
+            // Everything but the constant is untouched...
+            assert_eq!(a.stage(s)[..BIAS], w.stage(s)[..BIAS]);
+            assert_eq!(b.stage(s)[..BIAS], shifted.stage(s)[..BIAS]);
+            // ...and both end with the same constant (up to rounding), each stage's shift
+            // being the offset added to it.
+            let gap = i32::from(a.stage(s)[BIAS]) - i32::from(b.stage(s)[BIAS]);
+            assert!(gap.abs() <= 2, "stage {s}: constants {gap} units apart");
+            let moved = rows_b[s].shift - rows_a[s].shift;
+            assert!(
+                (moved - (s as f64 * 0.75 - 4.0)).abs() < 0.02,
+                "stage {s}: {moved}"
+            );
+        }
+        assert!(rows_a[2].exact && !rows_a[3].exact);
     }
 
     #[test]
