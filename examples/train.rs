@@ -17,6 +17,9 @@
 //! played by the weights of the round before. `--label-cuts WEIGHTS` makes the labelling
 //! search selective with the Multi-ProbCut parameters of the weights file `WEIGHTS`.
 //! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
+//! `--checkpoint PATH` saves the run's state to `PATH` after every stage and, when `PATH`
+//! exists, goes on from the state in it (the same options needed; `train::train_from`): a
+//! run of many hours can be stopped and resumed, with the same result.
 //!
 //! `--check WEIGHTS` measures the weights file `WEIGHTS` on the held-back games of the training
 //! configuration given (`--seed`, `--games`, `--threads`): `--positions N` positions (default
@@ -59,8 +62,8 @@
 use reversi::ai::pattern::Weights;
 use reversi::ai::probcut;
 use reversi::ai::train::{
-    calibrate, check_weights, fit_end_probcut, fit_probcut, train_played_by, CalibrateConfig,
-    EndCutConfig, ProbCutConfig, Reference, TrainConfig, Validation,
+    calibrate, check_weights, fit_end_probcut, fit_probcut, train_from, CalibrateConfig,
+    EndCutConfig, ProbCutConfig, Reference, TrainConfig, TrainState, Validation,
 };
 use std::process::ExitCode;
 use std::time::Instant;
@@ -103,6 +106,7 @@ fn run() -> Result<(), String> {
     let mut rounds = 1u32;
     let mut calibrate_from: Option<String> = None;
     let mut calibrate_depth = 8;
+    let mut checkpoint: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -144,6 +148,7 @@ fn run() -> Result<(), String> {
             "--rounds" => rounds = value(&mut args, &a)?,
             "--calibrate" => calibrate_from = Some(value::<String>(&mut args, &a)?),
             "--depth" => calibrate_depth = value(&mut args, &a)?,
+            "--checkpoint" => checkpoint = Some(value::<String>(&mut args, &a)?),
             _ => {
                 return Err(format!(
                     "unknown option {a:?} (see the comment at the top of examples/train.rs)"
@@ -238,6 +243,22 @@ fn run() -> Result<(), String> {
     if !(1..=10).contains(&rounds) {
         return Err("--rounds must be 1 to 10".into());
     }
+    if checkpoint.is_some() && rounds > 1 {
+        return Err("--checkpoint takes one round".into());
+    }
+    // A checkpoint file that exists is the state to go on from.
+    let mut resume = match &checkpoint {
+        Some(path) if std::path::Path::new(path).exists() => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let state = TrainState::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            println!(
+                "resuming from {path}: {} of the stages done",
+                state.stages.len()
+            );
+            Some(state)
+        }
+        _ => None,
+    };
     let player = match &play_weights {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
@@ -254,14 +275,15 @@ fn run() -> Result<(), String> {
     };
     println!("config: {shown:?}; labelling search {cuts}");
     let start = Instant::now();
-    let round = |round: u32, player: Option<&Weights>| {
+    let mut round = |round: u32, player: Option<&Weights>| -> Result<_, String> {
         let games = match &play_weights {
             _ if round > 1 => "the weights of the round before".to_string(),
             Some(path) => path.clone(),
             None => "the Hard evaluation".to_string(),
         };
         println!("round {round}: games played by two-ply searches on {games}");
-        train_played_by(&cfg, player, |r| {
+        let mut saved: Result<(), String> = Ok(());
+        let out = train_from(&cfg, player, resume.take(), |r, state| {
             println!(
                 "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
                 r.stage,
@@ -274,12 +296,21 @@ fn run() -> Result<(), String> {
                 r.mae_zero,
                 start.elapsed().as_secs_f64()
             );
-        })
+            if let (Some(path), Ok(())) = (&checkpoint, &saved) {
+                // Written aside, then renamed: a run killed while writing keeps the last one.
+                let tmp = format!("{path}.tmp");
+                saved = std::fs::write(&tmp, state.to_bytes())
+                    .and_then(|()| std::fs::rename(&tmp, path))
+                    .map_err(|e| format!("{path}: {e}"));
+            }
+        });
+        let out = out.map_err(|e| format!("{}: {e}", checkpoint.as_deref().unwrap_or("")))?;
+        saved.map(|()| out)
     };
     // Each round after the first plays its games with the weights of the round before.
-    let mut result = round(1, player.as_ref());
+    let mut result = round(1, player.as_ref())?;
     for n in 2..=rounds {
-        result = round(n, Some(&result.weights));
+        result = round(n, Some(&result.weights))?;
     }
     println!("trained in {:.0} s", start.elapsed().as_secs_f64());
     if let Some(path) = out {

@@ -504,7 +504,7 @@ pub enum WeightsError {
 static INSTALLED: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
 
 /// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);

@@ -271,6 +271,306 @@ pub struct TrainOutput {
     pub validation: Vec<Validation>,
 }
 
+/// Where a training run stands after a stage: what [`train_from`] needs to go on with the next
+/// stage, in another process if need be ([`TrainState::to_bytes`], [`TrainState::from_bytes`]).
+/// A run of many hours can so be stopped after any stage and resumed, with the same result.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train_from, TrainConfig, TrainState};
+/// let cfg = TrainConfig::new(2).with_games(4).with_solve_empties(6);
+/// let mut saved = Vec::new();
+/// train_from(&cfg, None, None, |_, state: &TrainState| {
+///     if state.stages.len() == 3 {
+///         saved = state.to_bytes();
+///     }
+/// })
+/// .unwrap();
+/// assert_eq!(TrainState::from_bytes(&saved).unwrap().stages.len(), 3);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct TrainState {
+    /// A hash of what decides the result (the configuration but its threads, and the
+    /// player's weights): a run resumes only a state of the same.
+    pub fingerprint: u64,
+    /// The weights of the stages done (the others zero).
+    pub weights: Weights,
+    /// The last stage's fitted weights before rounding, the prior of the next stage's fit.
+    prior: Vec<f64>,
+    /// One report per stage done, stage 0 first.
+    pub stages: Vec<StageReport>,
+    /// The held-back positions of the stages done, with their predictions.
+    pub validation: Vec<Validation>,
+}
+
+/// Why bytes are not a [`TrainState`], or not one that a run can resume.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{TrainState, TrainStateError};
+/// assert!(matches!(TrainState::from_bytes(b"RVTS"), Err(TrainStateError::Truncated)));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrainStateError {
+    /// The bytes end before the state does.
+    #[error("the training state is truncated")]
+    Truncated,
+    /// The bytes go on after the state's end.
+    #[error("the training state has {extra} bytes after its end")]
+    TrailingBytes {
+        /// Bytes in excess.
+        extra: usize,
+    },
+    /// The bytes do not start with the magic `RVTS`.
+    #[error("not a training state (magic {found:?}, expected \"RVTS\")")]
+    BadMagic {
+        /// The first four bytes.
+        found: [u8; 4],
+    },
+    /// A format version this library does not read.
+    #[error("training state version {found} (this library reads version {expected})")]
+    Version {
+        /// Version found.
+        found: u32,
+        /// Version read by this library.
+        expected: u32,
+    },
+    /// The weights inside are not a valid weights file.
+    #[error("the training state's weights: {0}")]
+    Weights(#[from] crate::pattern::WeightsError),
+    /// Counts that do not fit together (more stages than there are, a prior of the wrong
+    /// length, a report out of order).
+    #[error("the training state is inconsistent: {0}")]
+    Inconsistent(&'static str),
+    /// The state was made by another configuration or player than the run's.
+    #[error(
+        "the training state was made with other settings (fingerprint {found:#018x}, \
+         this run's is {expected:#018x})"
+    )]
+    Fingerprint {
+        /// The state's fingerprint.
+        found: u64,
+        /// The run's.
+        expected: u64,
+    },
+}
+
+const STATE_MAGIC: &[u8; 4] = b"RVTS";
+const STATE_VERSION: u32 = 1;
+
+/// Reads little-endian values off the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], TrainStateError> {
+        if self.0.len() < n {
+            return Err(TrainStateError::Truncated);
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Ok(a)
+    }
+    fn u32(&mut self) -> Result<u32, TrainStateError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, TrainStateError> {
+        let b = self.take(8)?;
+        let mut a = [0; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn f64(&mut self) -> Result<f64, TrainStateError> {
+        self.u64().map(f64::from_bits)
+    }
+    fn f32(&mut self) -> Result<f32, TrainStateError> {
+        self.u32().map(f32::from_bits)
+    }
+    /// A count of items of `size` bytes each, checked against the bytes left (so that a
+    /// corrupt count cannot ask for a huge allocation).
+    fn count(&mut self, size: usize) -> Result<usize, TrainStateError> {
+        let n = self.u64()?;
+        match usize::try_from(n) {
+            Ok(n) if n.checked_mul(size).is_some_and(|b| b <= self.0.len()) => Ok(n),
+            _ => Err(TrainStateError::Truncated),
+        }
+    }
+}
+
+impl TrainState {
+    /// The state before the first stage.
+    fn start(fingerprint: u64) -> TrainState {
+        TrainState {
+            fingerprint,
+            weights: Weights::zero(),
+            prior: vec![0.0; PER_STAGE],
+            stages: Vec::new(),
+            validation: Vec::new(),
+        }
+    }
+
+    /// The state as bytes (magic `RVTS`, version, fingerprint, the weights file, the prior,
+    /// the reports, the held-back positions; little-endian).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::train::{train_from, TrainConfig, TrainState};
+    /// let cfg = TrainConfig::new(2).with_games(3).with_solve_empties(6);
+    /// let mut last = None;
+    /// train_from(&cfg, None, None, |_, s: &TrainState| last = Some(s.clone())).unwrap();
+    /// let state = last.unwrap();
+    /// assert_eq!(TrainState::from_bytes(&state.to_bytes()), Ok(state));
+    /// ```
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(STATE_MAGIC);
+        out.extend_from_slice(&STATE_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.fingerprint.to_le_bytes());
+        let w = self.weights.to_bytes();
+        out.extend_from_slice(&(w.len() as u64).to_le_bytes());
+        out.extend_from_slice(&w);
+        out.extend_from_slice(&(self.prior.len() as u64).to_le_bytes());
+        for x in &self.prior {
+            out.extend_from_slice(&x.to_bits().to_le_bytes());
+        }
+        out.extend_from_slice(&(self.stages.len() as u64).to_le_bytes());
+        for r in &self.stages {
+            for n in [r.stage, r.train, r.validation, r.exact] {
+                out.extend_from_slice(&(n as u64).to_le_bytes());
+            }
+            out.extend_from_slice(&r.mae_zero.to_bits().to_le_bytes());
+            out.extend_from_slice(&r.mae.to_bits().to_le_bytes());
+        }
+        out.extend_from_slice(&(self.validation.len() as u64).to_le_bytes());
+        for v in &self.validation {
+            out.extend_from_slice(&v.empties.to_le_bytes());
+            out.extend_from_slice(&v.label.to_bits().to_le_bytes());
+            out.extend_from_slice(&v.predicted.to_bits().to_le_bytes());
+            out.push(u8::from(v.exact));
+        }
+        out
+    }
+
+    /// Reads a state written by [`TrainState::to_bytes`], checking every part.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainStateError`] saying what is wrong; no bytes make it panic.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::train::{TrainState, TrainStateError};
+    /// let e = TrainState::from_bytes(b"RVPW\x01\0\0\0").unwrap_err();
+    /// assert_eq!(e, TrainStateError::BadMagic { found: *b"RVPW" });
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, TrainStateError> {
+        let mut r = Reader(bytes);
+        let magic = r.take(4)?;
+        if magic != STATE_MAGIC {
+            return Err(TrainStateError::BadMagic {
+                found: [magic[0], magic[1], magic[2], magic[3]],
+            });
+        }
+        let version = r.u32()?;
+        if version != STATE_VERSION {
+            return Err(TrainStateError::Version {
+                found: version,
+                expected: STATE_VERSION,
+            });
+        }
+        let fingerprint = r.u64()?;
+        let n = r.count(1)?;
+        let weights = Weights::from_bytes(r.take(n)?)?;
+        let n = r.count(8)?;
+        if n != PER_STAGE {
+            return Err(TrainStateError::Inconsistent("the prior's length"));
+        }
+        let prior = (0..n).map(|_| r.f64()).collect::<Result<Vec<_>, _>>()?;
+        let n = r.count(48)?;
+        if n > STAGES {
+            return Err(TrainStateError::Inconsistent("more stages than there are"));
+        }
+        let mut stages = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut field = || -> Result<usize, TrainStateError> {
+                usize::try_from(r.u64()?).map_err(|_| TrainStateError::Inconsistent("a count"))
+            };
+            let (stage, train, validation, exact) = (field()?, field()?, field()?, field()?);
+            if stage != i || exact > train + validation {
+                return Err(TrainStateError::Inconsistent("a stage's report"));
+            }
+            stages.push(StageReport {
+                stage,
+                train,
+                validation,
+                exact,
+                mae_zero: r.f64()?,
+                mae: r.f64()?,
+            });
+        }
+        let n = r.count(13)?;
+        let mut validation = Vec::with_capacity(n);
+        for _ in 0..n {
+            let empties = r.u32()?;
+            let (label, predicted) = (r.f32()?, r.f32()?);
+            let exact = match r.take(1)?[0] {
+                0 => false,
+                1 => true,
+                _ => return Err(TrainStateError::Inconsistent("a held-back position's flag")),
+            };
+            if empties > 60 {
+                return Err(TrainStateError::Inconsistent(
+                    "a held-back position's empties",
+                ));
+            }
+            validation.push(Validation::new(empties, label, predicted, exact));
+        }
+        if !r.0.is_empty() {
+            return Err(TrainStateError::TrailingBytes { extra: r.0.len() });
+        }
+        Ok(TrainState {
+            fingerprint,
+            weights,
+            prior,
+            stages,
+            validation,
+        })
+    }
+}
+
+/// The fingerprint of a run: everything that decides its result.
+fn fingerprint(cfg: &TrainConfig, player: Option<&Weights>) -> u64 {
+    let mut b = Vec::new();
+    for n in [
+        cfg.seed,
+        cfg.games as u64,
+        u64::from(cfg.random_moves),
+        u64::from(cfg.solve_empties),
+        u64::from(cfg.label_depth),
+        cfg.validation_every as u64,
+        cfg.lambda.to_bits(),
+        cfg.iterations as u64,
+    ] {
+        b.extend_from_slice(&n.to_le_bytes());
+    }
+    if let Some(cuts) = &cfg.label_cuts {
+        b.extend_from_slice(b"cuts");
+        b.extend_from_slice(&Weights::zero().with_probcut(Some(cuts.clone())).to_bytes());
+    }
+    if let Some(w) = player {
+        b.extend_from_slice(b"player");
+        b.extend_from_slice(&w.to_bytes());
+    }
+    pattern::fnv1a(&b)
+}
+
 /// A position of a game, with where it comes from.
 #[derive(Clone, Copy)]
 struct Pos {
@@ -522,17 +822,66 @@ pub fn train_played_by(
     player: Option<&Weights>,
     mut progress: impl FnMut(&StageReport),
 ) -> TrainOutput {
+    match train_from(cfg, player, None, |r, _| progress(r)) {
+        Ok(out) => out,
+        // A run from the start has no state to disagree with.
+        Err(e) => unreachable!("a run from the start failed: {e}"),
+    }
+}
+
+/// [`train_played_by`], going on from `state` (the state after some stages of a run with the
+/// same configuration and player) or from the start, and giving `progress` the state after
+/// each stage, to be saved ([`TrainState::to_bytes`]). The games are played again (they
+/// depend only on the configuration); the stages done are not. A run resumed after any
+/// stage ends with the same weights, reports and held-back positions as one not stopped.
+///
+/// # Errors
+///
+/// [`TrainStateError::Fingerprint`] when `state` comes from another configuration or player.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train, train_from, TrainConfig, TrainState};
+/// let cfg = TrainConfig::new(4).with_games(4).with_solve_empties(6);
+/// let mut after_five = None;
+/// let whole = train_from(&cfg, None, None, |_, s: &TrainState| {
+///     if s.stages.len() == 5 {
+///         after_five = Some(s.clone());
+///     }
+/// })
+/// .unwrap();
+/// let resumed = train_from(&cfg, None, after_five.clone(), |_, _| {}).unwrap();
+/// assert_eq!(resumed.weights, whole.weights);
+/// assert_eq!(resumed.validation, whole.validation);
+/// // A run with another seed does not take that state.
+/// let other = TrainConfig::new(5).with_games(4).with_solve_empties(6);
+/// assert!(train_from(&other, None, after_five, |_, _| {}).is_err());
+/// ```
+pub fn train_from(
+    cfg: &TrainConfig,
+    player: Option<&Weights>,
+    state: Option<TrainState>,
+    mut progress: impl FnMut(&StageReport, &TrainState),
+) -> Result<TrainOutput, TrainStateError> {
+    let expected = fingerprint(cfg, player);
+    let mut st = match state {
+        Some(s) if s.fingerprint != expected => {
+            return Err(TrainStateError::Fingerprint {
+                found: s.fingerprint,
+                expected,
+            })
+        }
+        Some(s) => s,
+        None => TrainState::start(expected),
+    };
     let positions = play_games(cfg, player);
     let mut by_stage: Vec<Vec<Pos>> = vec![Vec::new(); STAGES];
     for x in positions {
         by_stage[pattern::stage((!(x.p | x.o)).count_ones())].push(x);
     }
-    let mut weights = Weights::zero();
-    let mut prior = vec![0.0f64; PER_STAGE];
-    let mut stages = Vec::new();
-    let mut validation = Vec::new();
-    for (s, pos) in by_stage.iter().enumerate() {
-        let labels = label_all(cfg, &weights, pos);
+    for (s, pos) in by_stage.iter().enumerate().skip(st.stages.len()) {
+        let labels = label_all(cfg, &st.weights, pos);
         let mut train_rows = Vec::new();
         let mut valid = Vec::new();
         let mut exact = 0;
@@ -545,23 +894,23 @@ pub fn train_played_by(
             }
         }
         let mut fitted = if train_rows.is_empty() {
-            prior.clone()
+            st.prior.clone()
         } else {
-            fit(&train_rows, &prior, cfg.lambda, cfg.iterations)
+            fit(&train_rows, &st.prior, cfg.lambda, cfg.iterations)
         };
         // The fit saw only the first index of each tied pair; its twin gets the same weight.
         for i in 0..PER_STAGE {
             fitted[i] = fitted[pattern::tied_index(i)];
         }
         let discs: Vec<f32> = fitted.iter().map(|&v| v as f32).collect();
-        weights.set_stage(s, &discs);
-        prior = fitted;
+        st.weights.set_stage(s, &discs);
+        st.prior = fitted;
         let (mut e0, mut e1) = (0.0, 0.0);
         for &(x, y, ex) in &valid {
-            let pred = weights.eval(x.p, x.o) as f32 / UNITS_PER_DISC as f32;
+            let pred = st.weights.eval(x.p, x.o) as f32 / UNITS_PER_DISC as f32;
             e0 += f64::from(y.abs());
             e1 += f64::from((pred - y).abs());
-            validation.push(Validation {
+            st.validation.push(Validation {
                 empties: (!(x.p | x.o)).count_ones(),
                 label: y,
                 predicted: pred,
@@ -577,14 +926,14 @@ pub fn train_played_by(
             mae_zero: e0 / nv,
             mae: e1 / nv,
         };
-        progress(&report);
-        stages.push(report);
+        st.stages.push(report);
+        progress(&st.stages[s], &st);
     }
-    TrainOutput {
-        weights,
-        stages,
-        validation,
-    }
+    Ok(TrainOutput {
+        weights: st.weights,
+        stages: st.stages,
+        validation: st.validation,
+    })
 }
 
 /// What a row of [`check_weights`] measures the evaluation against.
@@ -1227,6 +1576,76 @@ mod tests {
             .take(60)
             .collect();
         (w, pos)
+    }
+
+    #[test]
+    fn a_run_resumed_after_any_stage_ends_as_one_not_stopped() {
+        let cfg = TrainConfig::new(6).with_games(6).with_solve_empties(8);
+        let mut states = Vec::new();
+        let whole = train_from(&cfg, None, None, |_, s| states.push(s.to_bytes())).unwrap();
+        assert_eq!(states.len(), STAGES);
+        for bytes in &states {
+            let st = TrainState::from_bytes(bytes).unwrap();
+            let k = st.stages.len();
+            let mut seen = Vec::new();
+            // Other threads decide nothing: the state is taken.
+            let more = cfg.clone().with_threads(3);
+            let resumed = train_from(&more, None, Some(st), |r, _| seen.push(r.stage)).unwrap();
+            assert_eq!(seen, (k..STAGES).collect::<Vec<_>>());
+            assert_eq!(resumed.weights, whole.weights);
+            assert_eq!(resumed.stages, whole.stages);
+            assert_eq!(resumed.validation, whole.validation);
+        }
+        // Settings that change the result do not take it.
+        let st = TrainState::from_bytes(&states[4]).unwrap();
+        let mut other = cfg.clone();
+        other.lambda = 8.0;
+        assert!(matches!(
+            train_from(&other, None, Some(st.clone()), |_, _| {}),
+            Err(TrainStateError::Fingerprint { .. })
+        ));
+        let player = Weights::zero();
+        assert!(train_from(&cfg, Some(&player), Some(st), |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn a_damaged_state_is_an_error_never_a_panic() {
+        let cfg = TrainConfig::new(6).with_games(3).with_solve_empties(6);
+        let mut bytes = Vec::new();
+        train_from(&cfg, None, None, |_, s| {
+            if s.stages.len() == 2 {
+                bytes = s.to_bytes();
+            }
+        })
+        .unwrap();
+        assert!(TrainState::from_bytes(&bytes).is_ok());
+        // Cut anywhere (200 lengths spread over the state, and each of the last 300).
+        let n = bytes.len();
+        for len in (0..n).step_by(n / 200).chain(n - 300..n) {
+            assert!(
+                TrainState::from_bytes(&bytes[..len]).is_err(),
+                "cut at {len}"
+            );
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        assert_eq!(
+            TrainState::from_bytes(&long),
+            Err(TrainStateError::TrailingBytes { extra: 1 })
+        );
+        // Any byte changed: read or refused, without a panic; inside the weights, refused.
+        for i in (0..n)
+            .step_by(n / 300)
+            .chain((24..1024).step_by(7))
+            .chain(n - 300..n)
+        {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0xA5;
+            let r = TrainState::from_bytes(&bad);
+            if (24..24 + 1000).contains(&i) {
+                assert!(r.is_err(), "byte {i}");
+            }
+        }
     }
 
     #[test]
