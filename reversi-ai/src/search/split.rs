@@ -235,20 +235,21 @@ mod tests {
         let free = AtomicIsize::new(1);
         let mut sr = Search::new(&mid, &end, &stop, None, None);
         sr.helpers = Some(&free);
-        let threads = Mutex::new(std::collections::HashSet::new());
+        // Every call's thread and the near-end region it searched in.
+        let seen = Mutex::new(Vec::new());
+        let threads = || {
+            let seen = seen.lock().unwrap();
+            let ids: std::collections::HashSet<_> = seen.iter().map(|&(id, _)| id).collect();
+            ids.len()
+        };
         let began = std::time::Instant::now();
-        let regions = Mutex::new(Vec::new());
         let scores = each(&mut sr, 12, |s, i| {
-            threads.lock().unwrap().insert(std::thread::current().id());
-            regions
-                .lock()
+            seen.lock()
                 .unwrap()
                 .push((std::thread::current().id(), s.near_region));
             // Each thread's work waits (2 s at most) until the other thread has some too, so
             // that a helper slow to start on a loaded machine still takes part.
-            while threads.lock().unwrap().len() < 2
-                && began.elapsed() < std::time::Duration::from_secs(2)
-            {
+            while threads() < 2 && began.elapsed() < std::time::Duration::from_secs(2) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             s.nodes += 1;
@@ -256,16 +257,12 @@ mod tests {
         });
         assert_eq!(scores, (0..12).map(|i| 3 * i - 7).collect::<Vec<_>>());
         assert_eq!(sr.nodes, 12, "both threads' nodes are counted");
-        assert_eq!(
-            threads.into_inner().unwrap().len(),
-            2,
-            "the helper took part"
-        );
+        assert_eq!(threads(), 2, "the helper took part");
         assert_eq!(free.load(Ordering::Relaxed), 1, "the helper is free again");
         assert!(!sr.aborted);
         // This thread searches in the near-end region it had, the helper in the other one.
         let here = std::thread::current().id();
-        for (id, region) in regions.into_inner().unwrap() {
+        for (id, region) in seen.into_inner().unwrap() {
             assert_eq!(region, usize::from(id != here), "{id:?} in region {region}");
         }
         assert_eq!(sr.near_region, 0);
