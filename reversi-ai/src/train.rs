@@ -667,13 +667,7 @@ fn label_all(cfg: &TrainConfig, w: &Weights, pos: &[Pos]) -> Vec<(f32, bool)> {
     par_map(
         pos,
         cfg.threads,
-        || {
-            (
-                TransTable::new(16),
-                TransTable::new(18),
-                AtomicBool::new(false),
-            )
-        },
+        || search_state(16, 18),
         |(mid, end, stop), x| {
             let empties = (!(x.p | x.o)).count_ones();
             if legal(x.p, x.o) == 0 && legal(x.o, x.p) == 0 {
@@ -978,6 +972,16 @@ pub struct CheckRow {
     pub mae_zero: f64,
 }
 
+/// A search's tables (midgame and endgame, `2^mid` and `2^end` entries) and stop flag, one
+/// set for each thread of [`par_map`].
+fn search_state(mid: u32, end: u32) -> (TransTable, TransTable, AtomicBool) {
+    (
+        TransTable::new(mid),
+        TransTable::new(end),
+        AtomicBool::new(false),
+    )
+}
+
 /// Runs `f` on every item on `threads` threads (each with its own state from `init`), the
 /// results in the items' order.
 fn par_map<T: Sync, S, R: Send>(
@@ -1070,13 +1074,7 @@ pub fn check_weights(
     let scores = par_map(
         &jobs,
         cfg.threads,
-        || {
-            (
-                TransTable::new(16),
-                TransTable::new(20),
-                AtomicBool::new(false),
-            )
-        },
+        || search_state(16, 20),
         |(mid, end, stop), &(i, x)| {
             mid.clear();
             end.new_search();
@@ -1207,13 +1205,7 @@ pub fn fit_probcut(
     let samples: Vec<Sample> = par_map(
         &chosen,
         cfg.threads,
-        || {
-            (
-                TransTable::new(18),
-                TransTable::new(4),
-                AtomicBool::new(false),
-            )
-        },
+        || search_state(18, 4),
         |(tt, end, stop), &(p, o)| {
             tt.clear();
             let mut s = Search::new(tt, end, stop, None, None);
@@ -1342,13 +1334,7 @@ pub fn fit_end_probcut(
     let samples: Vec<EndSample> = par_map(
         &chosen,
         cfg.threads,
-        || {
-            (
-                TransTable::new(18),
-                TransTable::new(20),
-                AtomicBool::new(false),
-            )
-        },
+        || search_state(18, 20),
         |(tt, end, stop), &(p, o)| {
             tt.clear();
             let empties = (!(p | o)).count_ones();
@@ -1511,13 +1497,7 @@ pub fn calibrate(w: &Weights, cfg: &CalibrateConfig) -> (Weights, Vec<Calibratio
         let pairs: Vec<(f64, f64)> = par_map(
             &chosen,
             cfg.threads,
-            || {
-                (
-                    TransTable::new(18),
-                    TransTable::new(20),
-                    AtomicBool::new(false),
-                )
-            },
+            || search_state(18, 20),
             |(mid, end, stop), x| {
                 let mut s = Search::new(mid, end, stop, None, None);
                 s.weights = Some(current);
