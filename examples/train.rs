@@ -282,7 +282,6 @@ fn run() -> Result<(), String> {
             None => "the Hard evaluation".to_string(),
         };
         println!("round {round}: games played by two-ply searches on {games}");
-        let mut saved: Result<(), String> = Ok(());
         let out = train_from(&cfg, player, resume.take(), |r, state| {
             println!(
                 "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
@@ -296,16 +295,22 @@ fn run() -> Result<(), String> {
                 r.mae_zero,
                 start.elapsed().as_secs_f64()
             );
-            if let (Some(path), Ok(())) = (&checkpoint, &saved) {
+            if let Some(path) = &checkpoint {
                 // Written aside, then renamed: a run killed while writing keeps the last one.
+                // A state that cannot be saved is said, and the run goes on: its result is
+                // worth more than the checkpoint.
                 let tmp = format!("{path}.tmp");
-                saved = std::fs::write(&tmp, state.to_bytes())
+                if let Err(e) = std::fs::write(&tmp, state.to_bytes())
                     .and_then(|()| std::fs::rename(&tmp, path))
-                    .map_err(|e| format!("{path}: {e}"));
+                {
+                    eprintln!(
+                        "train: the state after stage {} was not saved to {path}: {e}",
+                        r.stage
+                    );
+                }
             }
         });
-        let out = out.map_err(|e| format!("{}: {e}", checkpoint.as_deref().unwrap_or("")))?;
-        saved.map(|()| out)
+        out.map_err(|e| format!("{}: {e}", checkpoint.as_deref().unwrap_or("")))
     };
     // Each round after the first plays its games with the weights of the round before.
     let mut result = round(1, player.as_ref())?;
