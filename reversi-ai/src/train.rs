@@ -562,7 +562,7 @@ fn fingerprint(cfg: &TrainConfig, player: Option<&Weights>) -> u64 {
     }
     if let Some(cuts) = &cfg.label_cuts {
         b.extend_from_slice(b"cuts");
-        b.extend_from_slice(&Weights::zero().with_probcut(Some(cuts.clone())).to_bytes());
+        b.extend_from_slice(&cuts.to_bytes());
     }
     if let Some(w) = player {
         b.extend_from_slice(b"player");
@@ -1584,6 +1584,13 @@ mod tests {
             train_from(&other, None, Some(st.clone()), |_, _| {}),
             Err(TrainStateError::Fingerprint { .. })
         ));
+        let cuts = ProbCut::uniform(Cut {
+            a: 1.0,
+            b: 0.0,
+            sigma: 3.0,
+        });
+        let cut = cfg.clone().with_label_cuts(Some(cuts));
+        assert!(train_from(&cut, None, Some(st.clone()), |_, _| {}).is_err());
         let player = Weights::zero();
         assert!(train_from(&cfg, Some(&player), Some(st), |_, _| {}).is_err());
     }
