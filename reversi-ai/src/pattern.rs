@@ -22,6 +22,12 @@ use crate::probcut::ProbCut;
 /// Weights are stored and scores computed in 1/`UNITS_PER_DISC` of a disc.
 pub const UNITS_PER_DISC: i32 = 256;
 
+/// The bound of [`Weights::eval`]: 64 discs, a whole board, in 1/[`UNITS_PER_DISC`] disc.
+/// The sum of the weights can go beyond it in positions far from any the weights were fitted
+/// on (a side with a few discs left), where it would mean more than a finished game can give
+/// and, in a search, more than its infinite window.
+pub const EVAL_BOUND: i32 = 64 * UNITS_PER_DISC;
+
 /// Game stages: stage `s` holds the positions with `4s..=4s+3` empty squares (59 and 60 share
 /// the last stage).
 pub const STAGES: usize = 15;
@@ -878,7 +884,7 @@ impl Weights {
     }
 
     /// The evaluation of a position for the mover `p` against `o`, in 1/[`UNITS_PER_DISC`]
-    /// disc (positive: good for the mover).
+    /// disc (positive: good for the mover), within ±[`EVAL_BOUND`].
     ///
     /// # Examples
     ///
@@ -904,7 +910,7 @@ impl Weights {
         let w = self.stage(stage(empties));
         let mut s = i32::from(w[MOBILITY]) * mob + i32::from(w[BIAS]);
         for_each_index(p, o, |i| s += i32::from(w[i]));
-        s
+        s.clamp(-EVAL_BOUND, EVAL_BOUND)
     }
 
     /// The evaluation of a child for its mover, in 1/[`UNITS_PER_DISC`] disc, as
@@ -942,7 +948,7 @@ impl Weights {
         for &i in &idx[..INSTANCES] {
             s += i32::from(w[i as usize]);
         }
-        s
+        s.clamp(-EVAL_BOUND, EVAL_BOUND)
     }
 }
 
