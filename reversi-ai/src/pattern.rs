@@ -1023,13 +1023,31 @@ mod tests {
     }
 
     /// Weights with every entry drawn at random, so that any wrong index changes the sum.
+    /// Weights of -128 to 127, whose sums stay within [`EVAL_BOUND`] (46 instances, the
+    /// mobility term at most 30 moves of difference, the constant).
     fn random_weights(mut x: u64) -> Weights {
         let mut w = Weights::zero();
         for v in &mut w.w {
             crate::bits::tests::xorshift(&mut x);
-            *v = (x >> 20) as i16;
+            *v = (x >> 20) as i16 >> 8;
         }
         w
+    }
+
+    #[test]
+    fn evaluations_stay_within_the_bound() {
+        let pos = reversi_core::Position::initial();
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let mut w = Weights::zero();
+        w.w.fill(i16::MAX);
+        assert_eq!(w.eval(p, o), EVAL_BOUND);
+        w.w.fill(i16::MIN);
+        assert_eq!(w.eval(p, o), -EVAL_BOUND);
+        // And from a parent's view, as the searches compute their children's.
+        let (deltas, view) = (square_deltas(), view(o, p));
+        let sq = legal(p, o).trailing_zeros();
+        let f = crate::bits::flips(p, o, sq);
+        assert_eq!(w.eval_child(&view, deltas, sq, f, 59, 0), -EVAL_BOUND);
     }
 
     #[test]
