@@ -11,7 +11,7 @@ use crate::tt::{TransTable, NO_MOVE};
 use crate::{AiError, Engine, Limits, SearchResult};
 use reversi_core::movegen::Kernel;
 use reversi_core::{Move, Position, Square};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -293,9 +293,9 @@ impl Engine for Expert {
             self.tt.new_search();
             self.end_tt.new_search();
         }
-        // Threads the exact phase may split onto besides this one (the midgame's helpers are
-        // done by then).
-        let end_helpers =
+        // Threads that the searches may split onto besides this one (young brothers wait, in
+        // the midgame from `MID_SPLIT_MIN` plies to go, in the exact phase from 12 empties).
+        let helpers =
             std::sync::atomic::AtomicIsize::new(lim.threads.unwrap_or(1).max(1) as isize - 1);
         let mut s = Search::new(&self.tt, &self.end_tt, stop, lim.nodes, deadline);
         s.kernel = self.kernel;
@@ -335,68 +335,33 @@ impl Engine for Expert {
         } else {
             max_depth
         };
-        let threads = lim.threads.unwrap_or(1).max(1);
-        let helpers_stop = AtomicBool::new(false);
-        let tt: &TransTable = &self.tt;
-        let (selective, confidence, kernel) = (self.selective, self.confidence, self.kernel);
-        let first_order: Vec<u8> = order.iter().map(|m| m.0).collect();
-        let helper_nodes = std::thread::scope(|scope| {
-            // Lazy SMP: the other threads search the same root, deeper by one ply every other
-            // thread, sharing the table; the first thread's result is the answer.
-            let helpers: Vec<_> = (1..threads)
-                .map(|h| {
-                    let (first_order, helpers_stop) = (&first_order, &helpers_stop);
-                    scope.spawn(move || {
-                        let end = TransTable::new(4);
-                        let mut hs = Search::new(tt, &end, helpers_stop, None, deadline);
-                        hs.kernel = kernel;
-                        hs.weights = Some(w);
-                        hs.probcut = if selective { w.probcut() } else { None };
-                        hs.probcut_t = confidence;
-                        let mut sqs = first_order.clone();
-                        for depth in (1 + h % 2)..=mid_max {
-                            match hs.trained_root(p, o, depth, &sqs, false) {
-                                Some(r) if !hs.aborted => sqs = r.iter().map(|m| m.0).collect(),
-                                _ => break,
-                            }
-                        }
-                        hs.nodes
-                    })
-                })
-                .collect();
-            // How long each iteration took, to predict the next one.
-            let mut last = (Duration::ZERO, Duration::ZERO);
-            for depth in 1..=mid_max {
-                let sqs: Vec<u8> = order.iter().map(|m| m.0).collect();
-                let began = deadline.map(|d| d.elapsed());
-                let Some(r) = s.trained_root(p, o, depth, &sqs, false) else {
+        if lim.threads.unwrap_or(1) > 1 {
+            s.helpers = Some(&helpers);
+        }
+        // How long each iteration took, to predict the next one.
+        let mut last = (Duration::ZERO, Duration::ZERO);
+        for depth in 1..=mid_max {
+            let sqs: Vec<u8> = order.iter().map(|m| m.0).collect();
+            let began = deadline.map(|d| d.elapsed());
+            let Some(r) = s.trained_root(p, o, depth, &sqs, false) else {
+                break;
+            };
+            let complete = !s.aborted;
+            order = r;
+            result.best_move = sq(order[0].0);
+            result.pv = vec![result.best_move];
+            result.score = to_discs(order[0].1);
+            if !complete {
+                break;
+            }
+            result.depth = depth;
+            if let (Some(t), Some(d), Some(began)) = (lim.time, deadline, began) {
+                let elapsed = d.elapsed();
+                last = (last.1, elapsed - began);
+                if !next_iteration(t, elapsed, last, solve_try || select_try) {
                     break;
-                };
-                let complete = !s.aborted;
-                order = r;
-                result.best_move = sq(order[0].0);
-                result.pv = vec![result.best_move];
-                result.score = to_discs(order[0].1);
-                if !complete {
-                    break;
-                }
-                result.depth = depth;
-                if let (Some(t), Some(d), Some(began)) = (lim.time, deadline, began) {
-                    let elapsed = d.elapsed();
-                    last = (last.1, elapsed - began);
-                    if !next_iteration(t, elapsed, last, solve_try || select_try) {
-                        break;
-                    }
                 }
             }
-            helpers_stop.store(true, Ordering::Relaxed);
-            helpers
-                .into_iter()
-                .map(|h| h.join().map_err(|_| AiError::ThreadPanicked))
-                .sum::<Result<u64, AiError>>()
-        })?;
-        if threads > 1 {
-            s.helpers = Some(&end_helpers);
         }
         if select_try && !s.aborted {
             // Solved selectively, as the endgame's cuts were fitted: their shallow searches
@@ -423,7 +388,7 @@ impl Engine for Expert {
                 result.depth = empties;
             }
         }
-        result.nodes = s.nodes + helper_nodes;
+        result.nodes = s.nodes;
         Ok(result)
     }
 }

@@ -734,17 +734,11 @@ pub(super) fn end_body<G: SearchGen>(
             }
             let mut rest: Vec<Mv> = list.m[from..list.n].to_vec();
             while alpha < beta && !rest.is_empty() {
-                let (s, mv) = super::split::rest(
-                    g,
-                    sr,
-                    p,
-                    o,
-                    &rest,
-                    alpha,
-                    alpha + 1,
-                    empties,
-                    null_child_cut,
-                );
+                let a = alpha;
+                let (s, mv) = super::split::rest(sr, &rest, a + 1, |s, m| {
+                    let (np, no) = child(p, o, m);
+                    -end_child(g, s, np, no, -a - 1, -a, empties - 1, null_child_cut)
+                });
                 if sr.aborted {
                     return 0;
                 }

@@ -217,18 +217,66 @@ pub(super) fn mid_body<G: SearchGen, const K: u8>(
     let alpha0 = alpha;
     let mut best = -INF;
     let mut best_mv = NO_MOVE;
-    pvs_loop!(
-        sr,
-        list,
-        p,
-        o,
-        alpha,
-        beta,
-        best,
-        best_mv,
-        |i| i == 0,
-        |np, no, a, b| -mid::<G, K>(g, sr, np, no, depth - 1, a, b)
-    );
+    if K == TRAINED && depth >= super::split::MID_SPLIT_MIN && sr.helpers.is_some() && list.n > 1 {
+        // Young brothers wait, as in the endgame: the first move alone, then the others
+        // maybe on two threads with a null window; at a PV node a move that beats alpha there
+        // is searched again with the full window, and the rest against the new alpha.
+        let (np, no) = child(p, o, &list.m[0]);
+        best = -mid::<G, K>(g, sr, np, no, depth - 1, -beta, -alpha);
+        if sr.aborted {
+            return 0;
+        }
+        best_mv = list.m[0].sq;
+        alpha = alpha.max(best);
+        for i in 1..list.n {
+            list.pick(i);
+        }
+        let mut rest: Vec<Mv> = list.m[1..list.n].to_vec();
+        let pv_node = beta > alpha0 + 1;
+        while alpha < beta && !rest.is_empty() {
+            let a = alpha;
+            let (s, mv) = super::split::rest(sr, &rest, a + 1, |s, m| {
+                let (np, no) = child(p, o, m);
+                -mid::<G, K>(g, s, np, no, depth - 1, -a - 1, -a)
+            });
+            if sr.aborted {
+                return 0;
+            }
+            if s > best {
+                (best, best_mv) = (s, mv);
+            }
+            if s <= alpha || !pv_node {
+                break;
+            }
+            let i = rest.iter().position(|m| m.sq == mv).unwrap_or(0);
+            let m = rest.remove(i);
+            alpha = s;
+            if s < beta {
+                let (np, no) = child(p, o, &m);
+                let v = -mid::<G, K>(g, sr, np, no, depth - 1, -beta, -alpha);
+                if sr.aborted {
+                    return 0;
+                }
+                if v > best {
+                    (best, best_mv) = (v, m.sq);
+                }
+                alpha = alpha.max(v);
+            }
+        }
+    } else {
+        pvs_loop!(
+            sr,
+            list,
+            p,
+            o,
+            alpha,
+            beta,
+            best,
+            best_mv,
+            |i| i == 0,
+            |np, no, a, b| -mid::<G, K>(g, sr, np, no, depth - 1, a, b)
+        );
+    }
     sr.mid_tt
         .store(key.0, key.1, depth, alpha0, beta, best, best_mv);
     best

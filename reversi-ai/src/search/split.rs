@@ -18,6 +18,9 @@ use std::sync::Mutex;
 /// The fewest empties at which a node is split: below, a subtree is too small for a thread.
 pub(super) const SPLIT_MIN: u32 = 12;
 
+/// The fewest plies to go at which a node of the trained midgame search is split.
+pub(super) const MID_SPLIT_MIN: u32 = 8;
+
 /// One split node's cutoff flag, and the flag of the split that the node is in (a cutoff there
 /// stops this one too).
 pub(crate) struct SplitFlag<'a> {
@@ -93,6 +96,8 @@ fn two_threads(
     lend: bool,
     work: impl Fn(&mut Search<'_>) + Sync,
 ) -> bool {
+    #[cfg(test)]
+    tests::SPLITS.with(|n| n.set(n.get() + 1));
     let (mut mine, mut theirs) = (sr.fork(flag), sr.fork(flag));
     // Two threads at once, two near-end regions: the helper takes the other one.
     theirs.near_region = sr.near_region ^ 1;
@@ -123,24 +128,19 @@ fn two_threads(
 
 /// The moves `moves` (best first) of a null-window node (`beta == alpha + 1`) that searched its
 /// first move without a cutoff: on two threads when a helper is free, else one after the other.
-/// Returns the best score and move (`-INF` when the search was stopped first).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn rest<G: SearchGen + Send + Sync>(
-    g: G,
+/// `search(s, m)` is move `m`'s score for this node's mover against that window (the child
+/// searched on `s`), whether in the endgame or the midgame. Returns the best score and move
+/// (`-INF` when the search was stopped first).
+pub(super) fn rest(
     sr: &mut Search<'_>,
-    p: u64,
-    o: u64,
     moves: &[Mv],
-    alpha: i32,
     beta: i32,
-    empties: u32,
-    child_cut: bool,
+    search: impl Fn(&mut Search<'_>, &Mv) -> i32 + Sync,
 ) -> (i32, u8) {
     let Some(helpers) = take_helper(sr, moves.len()) else {
         let (mut best, mut best_mv) = (-INF, NO_MOVE);
         for m in moves {
-            let (np, no) = child(p, o, m);
-            let s = -end_child(g, sr, np, no, -beta, -alpha, empties - 1, child_cut);
+            let s = search(sr, m);
             if sr.aborted {
                 return (-INF, NO_MOVE);
             }
@@ -165,8 +165,7 @@ pub(super) fn rest<G: SearchGen + Send + Sync>(
             break;
         }
         let m = &moves[i];
-        let (np, no) = child(p, o, m);
-        let v = -end_child(g, s, np, no, -beta, -alpha, empties - 1, child_cut);
+        let v = search(s, m);
         if s.aborted {
             break;
         }
@@ -231,6 +230,75 @@ pub(super) fn each(
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicIsize;
+
+    std::thread_local! {
+        /// The splits begun on this thread (each test counts its own).
+        pub(super) static SPLITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A full-width search of the trained kind keeps its depth through a pass, so every path
+    /// to a position leaves it the same plies to go and a table entry always holds the value of
+    /// the depth needed: each root move's score is then the exact minimax value, on any number
+    /// of threads. Two threads, splitting the midgame from [`MID_SPLIT_MIN`] plies to go, must
+    /// give one thread's scores.
+    #[cfg(feature = "embedded-weights")]
+    #[test]
+    fn the_midgame_on_two_threads_scores_as_on_one() {
+        let w = Weights::embedded().expect("embedded weights");
+        let stop = AtomicBool::new(false);
+        let depth = MID_SPLIT_MIN + 1;
+        // Positions of a game where each side plays the move whose evaluation is best for it,
+        // at 60, 50, 40 and 30 empties.
+        let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let mut positions = Vec::new();
+        while (!(p | o)).count_ones() > 29 {
+            let m = legal(Portable, p, o);
+            if m == 0 {
+                (p, o) = (o, p);
+                continue;
+            }
+            if (!(p | o)).count_ones() % 10 == 0 {
+                positions.push((p, o));
+            }
+            let child = |sq: u32| {
+                let f = flips(Portable, p, o, sq);
+                (o ^ f, p ^ f ^ (1 << sq))
+            };
+            let sq = (0..64)
+                .filter(|&sq| m >> sq & 1 == 1)
+                .min_by_key(|&sq| {
+                    let (np, no) = child(sq);
+                    w.eval(np, no)
+                })
+                .unwrap_or(0);
+            (p, o) = child(sq);
+        }
+        assert_eq!(positions.len(), 4);
+        for (p, o) in positions {
+            let order: Vec<u8> = (0..64)
+                .filter(|&i| legal(Portable, p, o) >> i & 1 == 1)
+                .collect();
+            let scores = |threads: isize| {
+                let (mid, end) = (TransTable::new(16), TransTable::new(8));
+                let free = AtomicIsize::new(threads - 1);
+                let mut sr = Search::new(&mid, &end, &stop, None, None);
+                sr.weights = Some(w);
+                sr.probcut = None;
+                sr.helpers = Some(&free);
+                let before = SPLITS.with(std::cell::Cell::get);
+                let r = sr
+                    .trained_root(p, o, depth, &order, true)
+                    .expect("not stopped");
+                assert_eq!(free.load(Ordering::Relaxed), threads - 1);
+                (r, SPLITS.with(std::cell::Cell::get) - before)
+            };
+            let (one, no_split) = scores(1);
+            let (two, splits) = scores(2);
+            assert_eq!(no_split, 0);
+            assert!(splits > 0, "two threads split");
+            assert_eq!(one, two, "{splits} splits");
+        }
+    }
 
     #[test]
     fn each_gives_every_score_in_its_place_on_two_threads() {
