@@ -732,39 +732,27 @@ pub(super) fn end_body<G: SearchGen>(
             for i in from..list.n {
                 list.pick(i);
             }
-            let mut rest: Vec<Mv> = list.m[from..list.n].to_vec();
-            while alpha < beta && !rest.is_empty() {
-                let a = alpha;
-                let (s, mv) = super::split::rest(sr, &rest, a + 1, |s, m| {
+            let younger = super::split::younger(
+                sr,
+                list.m[from..list.n].to_vec(),
+                alpha,
+                beta,
+                pv_node,
+                (best, best_mv),
+                |s, m, a| {
                     let (np, no) = child(p, o, m);
                     -end_child(g, s, np, no, -a - 1, -a, empties - 1, null_child_cut)
-                });
-                if sr.aborted {
-                    return 0;
-                }
-                if s > best {
-                    (best, best_mv) = (s, mv);
-                }
-                if s <= alpha || !pv_node {
-                    break;
-                }
-                // Above alpha against the null window: its exact place in the window.
-                let i = rest.iter().position(|m| m.sq == mv).unwrap_or(0);
-                let m = rest.remove(i);
-                alpha = s;
-                if s < beta {
-                    let (np, no) = child(p, o, &m);
+                },
+                |s, m, alpha, beta| {
+                    let (np, no) = child(p, o, m);
                     let c = child_cut(-beta, -alpha, pv_node, cut);
-                    let v = -end_child(g, sr, np, no, -beta, -alpha, empties - 1, c);
-                    if sr.aborted {
-                        return 0;
-                    }
-                    if v > best {
-                        (best, best_mv) = (v, m.sq);
-                    }
-                    alpha = alpha.max(v);
-                }
-            }
+                    -end_child(g, s, np, no, -beta, -alpha, empties - 1, c)
+                },
+            );
+            let Some(found) = younger else {
+                return 0;
+            };
+            (best, best_mv) = found;
         } else {
             pvs_loop!(
                 sr,

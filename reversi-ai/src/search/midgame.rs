@@ -231,38 +231,26 @@ pub(super) fn mid_body<G: SearchGen, const K: u8>(
         for i in 1..list.n {
             list.pick(i);
         }
-        let mut rest: Vec<Mv> = list.m[1..list.n].to_vec();
-        let pv_node = beta > alpha0 + 1;
-        while alpha < beta && !rest.is_empty() {
-            let a = alpha;
-            let (s, mv) = super::split::rest(sr, &rest, a + 1, |s, m| {
+        let younger = super::split::younger(
+            sr,
+            list.m[1..list.n].to_vec(),
+            alpha,
+            beta,
+            beta > alpha0 + 1,
+            (best, best_mv),
+            |s, m, a| {
                 let (np, no) = child(p, o, m);
                 -mid::<G, K>(g, s, np, no, depth - 1, -a - 1, -a)
-            });
-            if sr.aborted {
-                return 0;
-            }
-            if s > best {
-                (best, best_mv) = (s, mv);
-            }
-            if s <= alpha || !pv_node {
-                break;
-            }
-            let i = rest.iter().position(|m| m.sq == mv).unwrap_or(0);
-            let m = rest.remove(i);
-            alpha = s;
-            if s < beta {
-                let (np, no) = child(p, o, &m);
-                let v = -mid::<G, K>(g, sr, np, no, depth - 1, -beta, -alpha);
-                if sr.aborted {
-                    return 0;
-                }
-                if v > best {
-                    (best, best_mv) = (v, m.sq);
-                }
-                alpha = alpha.max(v);
-            }
-        }
+            },
+            |s, m, alpha, beta| {
+                let (np, no) = child(p, o, m);
+                -mid::<G, K>(g, s, np, no, depth - 1, -beta, -alpha)
+            },
+        );
+        let Some(found) = younger else {
+            return 0;
+        };
+        (best, best_mv) = found;
     } else {
         pvs_loop!(
             sr,

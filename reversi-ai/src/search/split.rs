@@ -194,6 +194,54 @@ pub(super) fn rest(
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The younger brothers `moves` (best first) of a node whose elders are searched: while alpha
+/// is below beta, the moves left are searched against the null window at alpha (by [`rest`],
+/// on two threads when a helper is free; `null(s, m, a)` is move `m`'s score against the window
+/// `(a, a + 1)`); at a PV node a move that beats it is taken out and searched again with the
+/// window from its score to beta (`full(s, m, alpha, beta)`), then the others go on against the
+/// new alpha. `best` is the elders' best score and move. Returns the node's best score and
+/// move, or `None` when the search was stopped first.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn younger(
+    sr: &mut Search<'_>,
+    mut moves: Vec<Mv>,
+    mut alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    (mut best, mut best_mv): (i32, u8),
+    null: impl Fn(&mut Search<'_>, &Mv, i32) -> i32 + Sync,
+    full: impl Fn(&mut Search<'_>, &Mv, i32, i32) -> i32,
+) -> Option<(i32, u8)> {
+    while alpha < beta && !moves.is_empty() {
+        let a = alpha;
+        let (s, mv) = rest(sr, &moves, a + 1, |s, m| null(s, m, a));
+        if sr.aborted {
+            return None;
+        }
+        if s > best {
+            (best, best_mv) = (s, mv);
+        }
+        if s <= alpha || !pv_node {
+            break;
+        }
+        // Above alpha against the null window: its exact place in the window.
+        let i = moves.iter().position(|m| m.sq == mv).unwrap_or(0);
+        let m = moves.remove(i);
+        alpha = s;
+        if s < beta {
+            let v = full(sr, &m, alpha, beta);
+            if sr.aborted {
+                return None;
+            }
+            if v > best {
+                (best, best_mv) = (v, m.sq);
+            }
+            alpha = alpha.max(v);
+        }
+    }
+    Some((best, best_mv))
+}
+
 /// `search(s, i)` for each `i` below `n`, on two threads when a helper is free (each taking
 /// the next `i` from a common counter), else one after the other: the scores by `i`. For work
 /// that runs before any split can, such as the root's ordering searches (about 7 % of the time
