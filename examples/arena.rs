@@ -1,6 +1,6 @@
 //! Plays two engines against each other:
 //! `cargo run --release --example arena -- --a ENGINE --b ENGINE --games N
-//! [--openings FILE | --random-openings PLIES] [--seed S]`.
+//! [--openings FILE | --random-openings PLIES] [--seed S] [--record FILE]`.
 //!
 //! An engine is `easy`, `normal`, `hard`, `expert`, `depth:N`, `nodes:N`, `expert:MS[:T]`
 //! (Expert with MS milliseconds a move instead of its own 950, and its cuts' confidence T,
@@ -15,11 +15,15 @@
 //! as `f5d6c3`) or are random legal moves from the start (`--random-openings`, default 6 plies),
 //! drawn from the seed. A progress bar goes to stderr; the result goes to stdout: wins, draws and
 //! losses of A, its points percentage, the Elo difference with a 95 % interval, and the longest
-//! and median time per move of each engine.
+//! and median time per move of each engine. `--record FILE` writes each game as it ends, one
+//! line each: the game's number, the engine that moved first (`a` or `b`), the disc difference
+//! for A, the start position in OBF (`BOARD SIDE`) and the moves from it, passes written `PS`
+//! (`Game::transcript_from` reads them back).
 
 use reversi_ai::nboard::{Client, NBoardError, Reply};
 use reversi_ai::{engine_from_name, AiError, Engine, Expert, Limits, SearchResult};
 use reversi_core::{Game, Move, Position};
+use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -28,7 +32,7 @@ use std::time::{Duration, Instant};
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S]\n\
+        "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S] [--record FILE]\n\
          ENGINE: easy | normal | hard | expert | depth:N | nodes:N | expert:MS[:T] | expert-full:MS | nboard:COMMAND"
     );
     ExitCode::from(2)
@@ -147,28 +151,27 @@ impl SplitMix {
 /// Tries for a random opening of `plies` plies (passes count as plies).
 const OPENING_TRIES: u32 = 10_000;
 
-/// A position after `plies` random legal plies from the start, with the game still going; `None`
-/// when [`OPENING_TRIES`] random games all ended first (too many plies).
-fn random_opening(rng: &mut SplitMix, plies: u32) -> Option<Position> {
+/// A game of `plies` random legal plies from the start, still going; `None` when
+/// [`OPENING_TRIES`] random games all ended first (too many plies).
+fn random_opening(rng: &mut SplitMix, plies: u32) -> Option<Game> {
     'retry: for _ in 0..OPENING_TRIES {
-        let mut pos = Position::initial();
+        let mut game = Game::new();
         for _ in 0..plies {
-            let moves = pos.legal_move_list();
+            let moves = game.position().legal_move_list();
             if moves.is_empty() {
                 continue 'retry;
             }
-            pos = pos
-                .play(moves[(rng.next() % moves.len() as u64) as usize])
+            game.play(moves[(rng.next() % moves.len() as u64) as usize])
                 .expect("legal");
         }
-        if !pos.is_game_over() {
-            return Some(pos);
+        if !game.is_over() {
+            return Some(game);
         }
     }
     None
 }
 
-fn read_openings(file: &str) -> Result<Vec<Position>, String> {
+fn read_openings(file: &str) -> Result<Vec<Game>, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -176,19 +179,17 @@ fn read_openings(file: &str) -> Result<Vec<Position>, String> {
         if t.is_empty() || t.starts_with('%') || t.starts_with('#') {
             continue;
         }
-        let pos = if t.len() >= 64 && t.contains(' ') {
+        let game = if t.len() >= 64 && t.contains(' ') {
             t.parse::<reversi_core::notation::ObfLine>()
-                .map(|l| l.position)
+                .map(|l| Game::from_position(l.position))
                 .map_err(|e| format!("{file}: line {}: {e}", i + 1))?
         } else {
-            Game::from_transcript(t)
-                .map(|g| *g.position())
-                .map_err(|e| format!("{file}: line {}: {e}", i + 1))?
+            Game::from_transcript(t).map_err(|e| format!("{file}: line {}: {e}", i + 1))?
         };
-        if pos.is_game_over() {
+        if game.is_over() {
             return Err(format!("{file}: line {}: the game is already over", i + 1));
         }
-        out.push(pos);
+        out.push(game);
     }
     if out.is_empty() {
         return Err(format!("{file}: no opening"));
@@ -196,21 +197,21 @@ fn read_openings(file: &str) -> Result<Vec<Position>, String> {
     Ok(out)
 }
 
-/// Plays one game; returns the disc difference for `first` (the engine moving first) and the
-/// time of each move of each engine.
+/// Plays one game on from `game` (the opening), adding its moves to it; returns the disc
+/// difference for `first` (the engine moving first) and the time of each move of each engine.
 fn play(
     engines: [&mut Box<dyn Engine>; 2],
-    start: Position,
+    game: &mut Game,
     times: &mut [Vec<Duration>; 2],
 ) -> Result<i32, String> {
     let stop = AtomicBool::new(false);
-    let first_color = start.side_to_move();
-    let mut pos = start;
+    let first_color = game.position().side_to_move();
     let mut turn = 0usize;
     let [a, b] = engines;
     let engines = [a, b];
-    while !pos.is_game_over() {
+    while !game.is_over() {
         let i = turn % 2;
+        let pos = *game.position();
         let t = Instant::now();
         let r = engines[i]
             .choose(&pos, &Limits::NONE, &stop)
@@ -218,11 +219,11 @@ fn play(
         if r.best_move != Move::Pass {
             times[i].push(t.elapsed());
         }
-        pos = pos
-            .play(r.best_move)
+        game.play(r.best_move)
             .map_err(|e| format!("{} played an illegal move: {e}", engines[i].name()))?;
         turn += 1;
     }
+    let pos = game.position();
     let d = pos.count(first_color) as i32 - pos.count(!first_color) as i32;
     Ok(d)
 }
@@ -266,6 +267,7 @@ fn bad_value(option: &str, expected: &str) -> ExitCode {
 fn main() -> ExitCode {
     let (mut a, mut b, mut games, mut openings_file, mut random_plies, mut seed) =
         (None, None, None, None, 6u32, 1u64);
+    let mut record_file: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut val = || args.next();
@@ -277,6 +279,10 @@ fn main() -> ExitCode {
                 _ => return bad_value("--games", "a positive number of games"),
             },
             "--openings" => openings_file = val(),
+            "--record" => match val() {
+                Some(f) => record_file = Some(f),
+                None => return bad_value("--record", "a file name"),
+            },
             "--random-openings" => match val().and_then(|g| g.parse().ok()) {
                 Some(p) => random_plies = p,
                 None => return bad_value("--random-openings", "a number of plies"),
@@ -311,7 +317,7 @@ fn main() -> ExitCode {
     };
     let pairs = games.div_ceil(2);
     let mut rng = SplitMix(seed);
-    let openings: Vec<Position> = match &openings_file {
+    let openings: Vec<Game> = match &openings_file {
         Some(f) => match read_openings(f) {
             Ok(o) => o,
             Err(e) => {
@@ -333,17 +339,27 @@ fn main() -> ExitCode {
             }
         },
     };
+    let mut record = match &record_file {
+        Some(f) => match File::create(f) {
+            Ok(file) => Some(std::io::BufWriter::new(file)),
+            Err(e) => {
+                eprintln!("arena: cannot create {f}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
     let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
     let total = pairs * 2;
     for g in 0..total {
-        let opening = openings[(g / 2) % openings.len()];
+        let mut game = openings[(g / 2) % openings.len()].clone();
         let a_first = g % 2 == 0;
         let mut t2: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
         let r = if a_first {
-            play([&mut ea, &mut eb], opening, &mut t2)
+            play([&mut ea, &mut eb], &mut game, &mut t2)
         } else {
-            play([&mut eb, &mut ea], opening, &mut t2)
+            play([&mut eb, &mut ea], &mut game, &mut t2)
         };
         let diff = match r {
             Ok(x) => x,
@@ -363,6 +379,19 @@ fn main() -> ExitCode {
         };
         times[0].extend(ta);
         times[1].extend(tb);
+        if let Some(out) = record.as_mut() {
+            let line = format!(
+                "{} {} {da:+} {} {}",
+                g + 1,
+                if a_first { 'a' } else { 'b' },
+                game.start().to_board_string(),
+                game.transcript_with_passes()
+            );
+            if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                eprintln!("\narena: cannot write the record: {e}");
+                return ExitCode::from(1);
+            }
+        }
         match da.cmp(&0) {
             std::cmp::Ordering::Greater => w += 1,
             std::cmp::Ordering::Equal => d += 1,

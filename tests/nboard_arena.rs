@@ -77,3 +77,38 @@ fn an_engine_answering_an_illegal_move_ends_the_match() {
     assert!(!out.status.success(), "arena accepted an illegal move");
     assert!(stderr.contains("illegal move"), "{stderr}");
 }
+
+#[test]
+fn the_record_replays_each_game_to_its_result() {
+    let path = std::env::temp_dir().join(format!("arena-record-{}.txt", std::process::id()));
+    let out = Command::new(example("arena"))
+        .args(["--a", "depth:2", "--b", "depth:1", "--games", "4", "--seed", "9"])
+        .arg("--record")
+        .arg(&path)
+        .output()
+        .expect("arena runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&path).expect("the record");
+    std::fs::remove_file(&path).ok();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    for (i, line) in lines.iter().enumerate() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f.len(), 6, "{line}");
+        assert_eq!(f[0], (i + 1).to_string());
+        // Games alternate the first mover; each opening is the start plus 6 random plies.
+        assert_eq!(f[1], if i % 2 == 0 { "a" } else { "b" });
+        let start: reversi::core::Position = format!("{} {}", f[3], f[4]).parse().expect("OBF");
+        assert_eq!(start, reversi::core::Position::initial());
+        let game = reversi::core::Game::transcript_from(start, f[5]).expect("legal moves");
+        assert!(game.is_over(), "{line}");
+        let end = game.position();
+        let first = start.side_to_move();
+        let a = if f[1] == "a" { first } else { !first };
+        let diff = end.count(a) as i32 - end.count(!a) as i32;
+        assert_eq!(f[2].parse::<i32>().unwrap(), diff, "{line}");
+    }
+    // Both games of an opening start with the same six plies.
+    let opening = |l: &str| l.split_whitespace().nth(5).unwrap()[..12].to_string();
+    assert_eq!(opening(lines[0]), opening(lines[1]));
+}
