@@ -1,8 +1,9 @@
-//! The exact search on several threads: young brothers wait. At a null-window node of the
-//! endgame with enough empties, once its first move is searched without a cutoff, the other
-//! moves are shared with a helper thread, when one is free: both take the next move from a
-//! common counter until none is left or one of them cuts off, which stops the other. The
-//! threads share the tables; each counts its own nodes.
+//! The searches on several threads: young brothers wait. At a node of the exact search with
+//! at least [`SPLIT_MIN`] empties, or of the trained midgame search with at least
+//! [`MID_SPLIT_MIN`] plies to go, once its first move is searched without a cutoff, the other
+//! moves are searched with null windows ([`younger`]) and shared with a helper thread, when one
+//! is free: both take the next move from a common counter until none is left or one of them
+//! cuts off, which stops the other. The threads share the tables; each counts its own nodes.
 //!
 //! A split may start a thread while fewer than `threads` are running ([`Search::helpers`] counts
 //! the free ones). A helper gives its place back as soon as it finds no move left, so that the
@@ -126,8 +127,9 @@ fn two_threads(
     mine.aborted || theirs_aborted
 }
 
-/// The moves `moves` (best first) of a null-window node (`beta == alpha + 1`) that searched its
-/// first move without a cutoff: on two threads when a helper is free, else one after the other.
+/// The moves `moves` (best first) of a node searched against the null window just below `beta`,
+/// whose first move was searched without a cutoff: on two threads when a helper is free, else
+/// one after the other; the first score at or above `beta` ends it.
 /// `search(s, m)` is move `m`'s score for this node's mover against that window (the child
 /// searched on `s`), whether in the endgame or the midgame. Returns the best score and move
 /// (`-INF` when the search was stopped first).
