@@ -82,12 +82,18 @@ fn an_engine_answering_an_illegal_move_ends_the_match() {
 fn the_record_replays_each_game_to_its_result() {
     let path = std::env::temp_dir().join(format!("arena-record-{}.txt", std::process::id()));
     let out = Command::new(example("arena"))
-        .args(["--a", "depth:2", "--b", "depth:1", "--games", "4", "--seed", "9"])
+        .args([
+            "--a", "depth:2", "--b", "depth:1", "--games", "4", "--seed", "9",
+        ])
         .arg("--record")
         .arg(&path)
         .output()
         .expect("arena runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&path).expect("the record");
     std::fs::remove_file(&path).ok();
     let lines: Vec<&str> = text.lines().collect();
@@ -111,4 +117,75 @@ fn the_record_replays_each_game_to_its_result() {
     // Both games of an opening start with the same six plies.
     let opening = |l: &str| l.split_whitespace().nth(5).unwrap()[..12].to_string();
     assert_eq!(opening(lines[0]), opening(lines[1]));
+}
+
+#[test]
+fn review_solves_each_recorded_game_where_asked() {
+    use reversi::ai::{Limits, Scoring, SolveOptions, Solver};
+    use std::sync::atomic::AtomicBool;
+    let path = std::env::temp_dir().join(format!("arena-review-{}.txt", std::process::id()));
+    let out = Command::new(example("arena"))
+        .args([
+            "--a", "depth:1", "--b", "depth:3", "--games", "4", "--seed", "11",
+        ])
+        .arg("--record")
+        .arg(&path)
+        .output()
+        .expect("arena runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(example("review"))
+        .arg(&path)
+        .args(["--at", "14"])
+        .output()
+        .expect("review runs");
+    let record = std::fs::read_to_string(&path).expect("the record");
+    std::fs::remove_file(&path).ok();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut solver = Solver::new();
+    let wld = SolveOptions::exact(Scoring::Wof).with_wld(true);
+    let (mut lines, mut counted) = (0, 0);
+    for (game, line) in record.lines().zip(stdout.lines()) {
+        // The record's game again, by hand: the value for A at 14 empties.
+        let f: Vec<&str> = game.split_whitespace().collect();
+        let start: reversi::core::Position = format!("{} {}", f[3], f[4]).parse().unwrap();
+        let g = reversi::core::Game::transcript_from(start, f[5]).unwrap();
+        let a = if f[1] == "a" {
+            start.side_to_move()
+        } else {
+            !start.side_to_move()
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[1], f[0], "{line}");
+        let at = g.positions().iter().find(|p| p.empty().count() == 14);
+        let Some(pos) = at.filter(|p| !p.is_game_over()) else {
+            assert_eq!(words.last(), Some(&"-"), "{line}");
+            continue;
+        };
+        let v = solver
+            .solve_with(pos, &wld, &Limits::NONE, &AtomicBool::new(false))
+            .unwrap()
+            .score;
+        let v = if pos.side_to_move() == a { v } else { -v };
+        let shown = ["L", "D", "W"][(v + 1) as usize];
+        assert_eq!(words.last(), Some(&shown), "{line} against {game}");
+        lines += 1;
+    }
+    assert!(lines >= 3, "{stdout}");
+    // The summary counts each of those games once.
+    for l in stdout
+        .lines()
+        .filter(|l| l.len() < 12 && l.contains(" -> "))
+    {
+        counted += l.rsplit(' ').next().unwrap().parse::<u32>().unwrap();
+    }
+    assert_eq!(counted, lines, "{stdout}");
 }
