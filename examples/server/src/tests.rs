@@ -15,7 +15,7 @@ use super::{Config, Server};
 use crate::db::Db;
 
 /// How long a test waits for any one expected message before failing.
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
