@@ -152,46 +152,43 @@ fn main() -> ExitCode {
     let mut known: BTreeMap<String, i32> = BTreeMap::new();
     let mut values = Vec::new();
     for r in &records {
-        let Some((pos, a_to_move)) = at(r, empties) else {
-            println!(
-                "{} {} {} {:+} -",
-                r.file,
-                r.number,
-                if r.a_first { 'a' } else { 'b' },
-                r.diff
-            );
-            values.push(None);
-            continue;
-        };
-        let key = pos.to_board_string();
-        let v = match known.get(&key) {
-            Some(&v) => v,
-            None => {
-                let v = match eval_ms {
-                    None => solver
-                        .solve_with(&pos, &wld, &limits, &stop)
-                        .map(|s| s.score),
-                    Some(ms) => Expert::new()
-                        .with_limits(Limits::time(Duration::from_millis(ms)).with_threads(threads))
-                        .choose(&pos, &Limits::NONE, &stop)
-                        .map(|s| s.score),
+        let value = match at(r, empties) {
+            None => None,
+            Some((pos, a_to_move)) => {
+                let key = pos.to_board_string();
+                let v = match known.get(&key) {
+                    Some(&v) => v,
+                    None => {
+                        let v = match eval_ms {
+                            None => solver
+                                .solve_with(&pos, &wld, &limits, &stop)
+                                .map(|s| s.score),
+                            Some(ms) => Expert::new()
+                                .with_limits(
+                                    Limits::time(Duration::from_millis(ms)).with_threads(threads),
+                                )
+                                .choose(&pos, &Limits::NONE, &stop)
+                                .map(|s| s.score),
+                        };
+                        match v {
+                            Ok(v) => {
+                                known.insert(key, v);
+                                v
+                            }
+                            Err(e) => {
+                                eprintln!("review: {} game {}: {e}", r.file, r.number);
+                                return ExitCode::from(1);
+                            }
+                        }
+                    }
                 };
-                match v {
-                    Ok(v) => {
-                        known.insert(key, v);
-                        v
-                    }
-                    Err(e) => {
-                        eprintln!("review: {} game {}: {e}", r.file, r.number);
-                        return ExitCode::from(1);
-                    }
-                }
+                Some(if a_to_move { v } else { -v })
             }
         };
-        let v = if a_to_move { v } else { -v };
-        let shown = match eval_ms {
-            None => wdl(v).to_string(),
-            Some(_) => format!("{v:+}"),
+        let shown = match (value, eval_ms) {
+            (None, _) => "-".to_string(),
+            (Some(v), None) => wdl(v).to_string(),
+            (Some(v), Some(_)) => format!("{v:+}"),
         };
         println!(
             "{} {} {} {:+} {shown}",
@@ -200,7 +197,7 @@ fn main() -> ExitCode {
             if r.a_first { 'a' } else { 'b' },
             r.diff
         );
-        values.push(Some(v));
+        values.push(value);
     }
     let ended_before = values.iter().filter(|v| v.is_none()).count();
     match eval_ms {

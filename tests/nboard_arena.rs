@@ -78,39 +78,56 @@ fn an_engine_answering_an_illegal_move_ends_the_match() {
     assert!(stderr.contains("illegal move"), "{stderr}");
 }
 
-#[test]
-fn the_record_replays_each_game_to_its_result() {
-    let path = std::env::temp_dir().join(format!("arena-record-{}.txt", std::process::id()));
+/// The record (`arena --record`) of a match of `a` against `b`: four games, two openings.
+fn recorded_match(a: &str, b: &str, seed: &str, name: &str) -> String {
+    let path = std::env::temp_dir().join(format!("{name}-{}.txt", std::process::id()));
     let out = Command::new(example("arena"))
-        .args([
-            "--a", "depth:2", "--b", "depth:1", "--games", "4", "--seed", "9",
-        ])
+        .args(["--a", a, "--b", b, "--games", "4", "--seed", seed])
         .arg("--record")
         .arg(&path)
         .output()
         .expect("arena runs");
+    let text = std::fs::read_to_string(&path);
+    std::fs::remove_file(&path).ok();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = std::fs::read_to_string(&path).expect("the record");
-    std::fs::remove_file(&path).ok();
+    text.expect("the record")
+}
+
+/// A record line's fields, its start position, its game and the colour of engine A.
+fn replay(
+    line: &str,
+) -> (
+    Vec<&str>,
+    reversi::core::Position,
+    reversi::core::Game,
+    reversi::core::Color,
+) {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(f.len(), 6, "{line}");
+    let start: reversi::core::Position = format!("{} {}", f[3], f[4]).parse().expect("OBF");
+    let game = reversi::core::Game::transcript_from(start, f[5]).expect("legal moves");
+    let first = start.side_to_move();
+    let a = if f[1] == "a" { first } else { !first };
+    (f, start, game, a)
+}
+
+#[test]
+fn the_record_replays_each_game_to_its_result() {
+    let text = recorded_match("depth:2", "depth:1", "9", "arena-record");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
     for (i, line) in lines.iter().enumerate() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(f.len(), 6, "{line}");
+        let (f, start, game, a) = replay(line);
         assert_eq!(f[0], (i + 1).to_string());
         // Games alternate the first mover; each opening is the start plus 6 random plies.
         assert_eq!(f[1], if i % 2 == 0 { "a" } else { "b" });
-        let start: reversi::core::Position = format!("{} {}", f[3], f[4]).parse().expect("OBF");
         assert_eq!(start, reversi::core::Position::initial());
-        let game = reversi::core::Game::transcript_from(start, f[5]).expect("legal moves");
         assert!(game.is_over(), "{line}");
         let end = game.position();
-        let first = start.side_to_move();
-        let a = if f[1] == "a" { first } else { !first };
         let diff = end.count(a) as i32 - end.count(!a) as i32;
         assert_eq!(f[2].parse::<i32>().unwrap(), diff, "{line}");
     }
@@ -124,19 +141,11 @@ fn review_solves_each_recorded_game_where_asked() {
     use reversi::ai::{Limits, Scoring, SolveOptions, Solver};
     use std::sync::atomic::AtomicBool;
     let path = std::env::temp_dir().join(format!("arena-review-{}.txt", std::process::id()));
-    let out = Command::new(example("arena"))
-        .args([
-            "--a", "depth:1", "--b", "depth:3", "--games", "4", "--seed", "11",
-        ])
-        .arg("--record")
-        .arg(&path)
-        .output()
-        .expect("arena runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    std::fs::write(
+        &path,
+        recorded_match("depth:1", "depth:3", "11", "arena-review-match"),
+    )
+    .expect("the record is written");
     let out = Command::new(example("review"))
         .arg(&path)
         .args(["--at", "14"])
@@ -155,14 +164,7 @@ fn review_solves_each_recorded_game_where_asked() {
     let (mut lines, mut counted) = (0, 0);
     for (game, line) in record.lines().zip(stdout.lines()) {
         // The record's game again, by hand: the value for A at 14 empties.
-        let f: Vec<&str> = game.split_whitespace().collect();
-        let start: reversi::core::Position = format!("{} {}", f[3], f[4]).parse().unwrap();
-        let g = reversi::core::Game::transcript_from(start, f[5]).unwrap();
-        let a = if f[1] == "a" {
-            start.side_to_move()
-        } else {
-            !start.side_to_move()
-        };
+        let (f, _, g, a) = replay(game);
         let words: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(words[1], f[0], "{line}");
         let at = g.positions().iter().find(|p| p.empty().count() == 14);
