@@ -849,8 +849,10 @@ pub struct Progress {
 ///
 /// The tree is split at the root into subtrees (the positions a few plies down; with a table,
 /// transpositions and symmetric positions among them are counted once, times their number),
-/// which the workers take in turn. `progress` is called by the workers after each subtree.
-/// With a table, each worker also keeps an exact table as [`perft_raw`] does, for all its
+/// which the workers take in turn. `progress` is called by the workers after each subtree, one
+/// call at a time and in order: the `n`-th call has `done == n` and the leaves of those `n`
+/// subtrees, so the last has `done == total` and all the leaves. (A slow callback holds back
+/// the workers that finish a subtree meanwhile.) With a table, each worker also keeps an exact table as [`perft_raw`] does, for all its
 /// subtrees.
 ///
 /// # Panics
@@ -873,7 +875,7 @@ pub fn perft_with(
     opts: &PerftOptions<'_>,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> u64 {
-    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     assert!(
         opts.kernel.is_available(),
         "kernel {:?} is not supported by this CPU",
@@ -902,8 +904,9 @@ pub fn perft_with(
     }
     let total = tasks.len();
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let leaves = AtomicU64::new(0);
+    // Subtrees done and leaves counted, updated together and reported under the lock: the
+    // reports come one at a time, in order, each with every leaf counted before it.
+    let tally = std::sync::Mutex::new((0usize, 0u64));
     let work = || {
         // Each thread's near table serves all its subtrees.
         let mut near = opts.hash.map(|_| Near::for_depth(depth));
@@ -920,12 +923,17 @@ pub fn perft_with(
                 opts.hash.zip(near.as_mut()),
                 opts.kernel,
             ) * times;
-            let leaves = leaves.fetch_add(n, Ordering::Relaxed) + n;
-            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            // Once a subtree, off the counting's hot path. A callback that panicked poisons
+            // the lock; the tally in it is still whole.
+            let mut t = tally
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            t.0 += 1;
+            t.1 += n;
             progress(&Progress {
-                done,
+                done: t.0,
                 total,
-                leaves,
+                leaves: t.1,
                 elapsed: start.elapsed(),
             });
         }
@@ -940,7 +948,10 @@ pub fn perft_with(
             }
         });
     }
-    leaves.into_inner()
+    tally
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .1
 }
 
 /// The subtrees `plies` below `(p, o)`: positions with the plies left below them, each once per

@@ -90,3 +90,28 @@ fn hash_and_threads_depths_12_to_14() {
 fn hash_and_threads_depths_15_to_16() {
     check(15, 16, 2, 4096, Kernel::best());
 }
+
+#[test]
+fn reports_come_one_at_a_time_in_order() {
+    // A callback that dawdles before it records every other report lets another worker finish
+    // a subtree meanwhile; that one's report must still come after, with every leaf before it.
+    let reports = Mutex::new(Vec::<Progress>::new());
+    let opts = PerftOptions::new().with_threads(2);
+    let n = perft_with(&Position::initial(), 8, Convention::Oeis, &opts, &|p| {
+        if p.done % 2 == 1 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        reports.lock().unwrap().push(*p);
+    });
+    let reports = reports.into_inner().unwrap();
+    let total = reports[0].total;
+    assert!(total > 1, "the count was split into {total} subtree");
+    assert_eq!(reports.len(), total);
+    for (i, r) in reports.iter().enumerate() {
+        assert_eq!(r.done, i + 1, "report {i} out of order");
+        if i > 0 {
+            assert!(r.leaves > reports[i - 1].leaves, "report {i} lost leaves");
+        }
+    }
+    assert_eq!(reports[total - 1].leaves, n);
+}
