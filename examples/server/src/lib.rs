@@ -135,6 +135,11 @@ pub enum StartError {
         /// What went wrong.
         source: db::StoreError,
     },
+    /// The records of the games that ended while the server was down (their deadlines run at
+    /// the start) could not be written: the server does not serve. The failed transaction
+    /// left the database as it was, and the next start runs those deadlines again.
+    #[error("cannot record the games that ended while the server was down: {0}")]
+    Restart(db::WriteError),
     /// The node could not join its cluster.
     #[error(transparent)]
     Cluster(#[from] cluster::ClusterError),
@@ -150,8 +155,9 @@ impl Server {
     ///
     /// [`StartError::Store`] when the database cannot be opened or migrated, or holds a record
     /// this server cannot read (the message names it): nothing is dropped, the server does not
-    /// start. [`StartError::Cluster`] when
-    /// the node cannot join its cluster, [`StartError::Address`] when the listener has no
+    /// start. [`StartError::Restart`] when the games that ended while the server was down
+    /// cannot be recorded (they are recorded before anyone is served). [`StartError::Cluster`]
+    /// when the node cannot join its cluster, [`StartError::Address`] when the listener has no
     /// address.
     pub async fn start(cfg: Config, listener: TcpListener) -> Result<Server, StartError> {
         let path = || cfg.db_path.clone();
@@ -169,7 +175,8 @@ impl Server {
                 source,
             })?;
         let hub = Arc::new(Hub::new(cfg, db, reader, online));
-        hub.online.start(&hub);
+        // The games that ended while the server was down are recorded before anyone asks.
+        hub.online.start(&hub).await.map_err(StartError::Restart)?;
         if let Some(cc) = hub.cfg.cluster.clone() {
             let parts = cluster::Parts {
                 lobby: hub.cfg.online.lobby,

@@ -31,7 +31,7 @@ use reversi::room_adapters::{EngineBot, ReversiGame, REVERSI};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::db::{Db, Loaded, StoreError, Write};
+use crate::db::{Db, Loaded, StoreError, Write, WriteError};
 use crate::hub::{sleep_until_deadline, wall_now, Hub, Out};
 use crate::protocol::{
     text_of, ClientMsg, ErrorCode, Refusal, ServerMsg, State as StateMsg, StateKind,
@@ -285,10 +285,19 @@ impl Online {
             .map(|(s, _)| (s.lobby.clone(), s.hosted.clone()))
     }
 
-    /// Starts the online task.
-    pub fn start(&self, hub: &Arc<Hub>) {
+    /// Starts the online task, after the restart's own step: the players who were connected
+    /// are disconnected, and the deadlines that fell while the server was down run (their
+    /// games ended and recorded). Returns once that step's writes are committed, so that
+    /// [`crate::Server::start`] serves nobody before a record they may ask for is written.
+    /// Started already, it does nothing.
+    ///
+    /// # Errors
+    ///
+    /// The [`WriteError`] of that step's writes (or of the writes queued before them); the
+    /// task is not started then.
+    pub async fn start(&self, hub: &Arc<Hub>) -> Result<(), WriteError> {
         let Some((state, rx)) = self.init.lock().expect("init lock").take() else {
-            return;
+            return Ok(());
         };
         let (outbox, outq) = mpsc::unbounded_channel();
         tokio::spawn(deliver(outq));
@@ -324,7 +333,12 @@ impl Online {
             // Its generator's seed must be saved before the first logged command draws from it.
             actor.snapshot_at_once();
         }
+        actor
+            .restart()
+            .await
+            .map_err(|_| WriteError::WriterGone)??;
         tokio::spawn(actor.run(rx));
+        Ok(())
     }
 
     /// Makes this node a cluster member: from now on its online commands go to the cluster.
@@ -398,7 +412,7 @@ impl Online {
 
 /// Messages that wait for a commit before they go out.
 type Delivery = (
-    Option<oneshot::Receiver<Result<(), crate::db::WriteError>>>,
+    Option<oneshot::Receiver<Result<(), WriteError>>>,
     Vec<(Out, Utf8Bytes)>,
 );
 
@@ -465,8 +479,13 @@ impl Step {
 }
 
 impl Actor {
-    async fn run(mut self, mut rx: mpsc::Receiver<OnlineCmd>) {
-        // Restored: everyone who was connected has lost their connection with the restart.
+    /// The restart's own step, before anyone is served: everyone who was connected has lost
+    /// their connection with the restart, and the deadlines that fell while the server was
+    /// down (a clock run out, a reconnection window closed) run now, their games ended and
+    /// recorded.
+    /// Returns the acknowledgement of its writes, which comes after every write queued before
+    /// them is committed too (the writer commits requests in the order they come).
+    fn restart(&mut self) -> oneshot::Receiver<Result<(), WriteError>> {
         let now = wall_now();
         let mut step = Step::default();
         let connected: Vec<PlayerId> = self
@@ -492,7 +511,15 @@ impl Actor {
             step.dirty_hosted.push(id);
         }
         self.lobby.handle_timeout(now);
-        self.finish(now, step);
+        let (writes, msgs) = self.settle(now, step);
+        let ack = self.db.submit(writes);
+        if !msgs.is_empty() {
+            let _ = self.outbox.send((None, msgs));
+        }
+        ack
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<OnlineCmd>) {
         let mut snapshot = tokio::time::interval(self.durations.snapshot_every);
         snapshot.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         snapshot.tick().await;
@@ -1095,7 +1122,18 @@ impl Actor {
 
     /// Drains the events, records finished games, saves the affected rooms, starts bots, and
     /// queues the deliveries behind the commit.
-    fn finish(&mut self, now: Millis, mut step: Step) {
+    fn finish(&mut self, now: Millis, step: Step) {
+        let (writes, msgs) = self.settle(now, step);
+        if writes.is_empty() && msgs.is_empty() {
+            return;
+        }
+        let ack = (!writes.is_empty()).then(|| self.db.submit(writes));
+        let _ = self.outbox.send((ack, msgs));
+    }
+
+    /// What a step leaves to do once its commands ran: the rooms' and the lobby's events turned
+    /// into messages and writes (records of ended games, saved or deleted rooms).
+    fn settle(&mut self, now: Millis, mut step: Step) -> (Vec<Write>, Vec<(Out, Utf8Bytes)>) {
         while let Some(ev) = self.lobby.poll_event() {
             self.lobby_event(ev.kind, &mut step);
         }
@@ -1167,11 +1205,7 @@ impl Actor {
             step.writes.push(Write::Delete { id: online_id(rid) });
         }
         while self.lobby.poll_event().is_some() {}
-        if step.writes.is_empty() && step.msgs.is_empty() {
-            return;
-        }
-        let ack = (!step.writes.is_empty()).then(|| self.db.submit(step.writes));
-        let _ = self.outbox.send((ack, step.msgs));
+        (step.writes, step.msgs)
     }
 
     fn lobby_event(&mut self, kind: LobbyEventKind<Square>, step: &mut Step) {
