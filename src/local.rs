@@ -695,7 +695,8 @@ impl LocalMatch {
     ///
     /// What a move gets on its own is used, a bank is shared out over the computer's moves left
     /// (half the empty squares), and a quarter of a second (or a quarter of the time to the flag,
-    /// if less) is kept back:
+    /// if less) is kept back ([`reversi_ai::time::think_time`], which the NBoard engine uses
+    /// too):
     /// - per move: the limit;
     /// - total: the bank's share;
     /// - per move and total: the bank's share, within the move's limit;
@@ -722,27 +723,26 @@ impl LocalMatch {
             return None;
         }
         let color = self.record().position().side_to_move();
-        let left = self.remaining(color, now)?.as_millis();
-        let margin = 250.min(left / 4);
-        let usable = left.saturating_sub(margin).max(20);
-        let moves = (u64::from(self.record().position().empty().count()) / 2).max(3);
-        let bank = self
-            .timed
-            .clock()
-            .bank(side(color), now)
-            .map_or(0, |b| b.as_millis().saturating_sub(margin));
-        let share = match self.settings.time {
-            TimeControl::PerMove { .. } => usable,
+        let left = Duration::from_millis(self.remaining(color, now)?.as_millis());
+        let empties = self.record().position().empty().count();
+        let bank = Duration::from_millis(
+            self.timed
+                .clock()
+                .bank(side(color), now)
+                .map_or(0, |b| b.as_millis()),
+        );
+        let (bank, returned) = match self.settings.time {
+            TimeControl::PerMove { .. } => (None, Duration::ZERO),
             TimeControl::Fischer {
                 increment: free, ..
             }
             | TimeControl::Delay { delay: free, .. }
             | TimeControl::ByoYomi { period: free, .. } => {
-                (bank / moves).saturating_add(free.as_millis() / 4 * 3)
+                (Some(bank), Duration::from_millis(free.as_millis()))
             }
-            _ => bank / moves,
+            _ => (Some(bank), Duration::ZERO),
         };
-        Some(Duration::from_millis(share.clamp(20, usable)))
+        Some(reversi_ai::time::think_time(left, bank, returned, empties))
     }
 
     fn undone_game(&self) -> Result<Game, LocalError> {

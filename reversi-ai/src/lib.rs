@@ -50,7 +50,7 @@ pub mod probcut;
 mod rng;
 mod search;
 mod solver;
-mod time;
+pub mod time;
 #[cfg(feature = "train")]
 #[cfg_attr(docsrs, doc(cfg(feature = "train")))]
 pub mod train;

@@ -10,7 +10,8 @@
 //! such as `F5` or `PA` for a pass; evaluations in discs for the side to move.
 //!
 //! Game records come in GGF: `(;GM[Othello]...BO[8 <64 squares> <side>]B[F5]W[F6//0.1];)`
-//! with `*` for black, `O` for white and `-` for empty.
+//! with `*` for black, `O` for white and `-` for empty; a game's time control (`TI`, `TB`,
+//! `TW`) and its moves' times make its clock ([`GgfClock`]), on which `go` shares out its time.
 //!
 //! The other side, sans IO too: [`Client`] drives an external NBoard engine (the `arena`
 //! example's `nboard:COMMAND`), giving the lines to send and reading the engine's lines back.
@@ -45,7 +46,7 @@
 use crate::{hints, AiError, Engine, Expert, Limits, Scoring};
 use reversi_core::{Color, Move, Position, Square};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What is wrong with a line or a game record.
 ///
@@ -144,6 +145,170 @@ pub fn parse_move(s: &str) -> Result<Move, NBoardError> {
         return Ok(Move::Pass);
     }
     m.parse::<Move>().map_err(|_| bad(s))
+}
+
+/// The time a move took, from `MOVE/EVAL/TIME` (seconds); `None` when it is not written.
+fn move_seconds(s: &str) -> Result<Option<Duration>, String> {
+    match s.split('/').nth(2).map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(t) => seconds(t)
+            .map(Some)
+            .ok_or_else(|| format!("bad time {t:?}")),
+    }
+}
+
+/// Non-negative seconds, as a decimal number.
+fn seconds(t: &str) -> Option<Duration> {
+    let x: f64 = t.parse().ok()?;
+    (x.is_finite() && (0.0..1e9).contains(&x)).then(|| Duration::from_secs_f64(x))
+}
+
+/// A GGF clock value `[[H:]M:]S`, options after a comma ignored.
+fn clock_value(t: &str) -> Option<Duration> {
+    let t = t.split(',').next().unwrap_or("").trim();
+    if t.is_empty() {
+        return Some(Duration::ZERO);
+    }
+    let parts: Vec<&str> = t.split(':').collect();
+    let (last, rest) = parts.split_last()?;
+    if rest.len() > 2 {
+        return None;
+    }
+    let mut total = seconds(last)?;
+    for (i, p) in rest.iter().rev().enumerate() {
+        let n: u64 = p.trim().parse().ok()?;
+        total += Duration::from_secs(n.checked_mul(if i == 0 { 60 } else { 3600 })?);
+    }
+    Some(total)
+}
+
+/// The clocks of a GGF game: for each colour the main time and the increment of its time
+/// control (`TI[MAIN/INCREMENT/EXTENSION]` for both, `TB` and `TW` for one colour; clock values
+/// `[[H:]M:]S`; the extension is not counted on), and the time its recorded moves took (the
+/// `TIME` of `B[MOVE/EVAL/TIME]`). A game without a time control has no clock
+/// ([`GgfClock::left`] is `None`).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::nboard::parse_ggf_clock;
+/// use reversi_core::Color;
+/// use std::time::Duration;
+/// let start = "---------------------------O*------*O--------------------------- *";
+/// let c = parse_ggf_clock(&format!("(;GM[Othello]TI[5:00/2]BO[8 {start}]B[F5//12.5]W[F6//3];)")).unwrap();
+/// // Black: 300 s, 2 s back after its move, 12.5 s used.
+/// assert_eq!(c.left(Color::Black), Some(Duration::from_millis(289_500)));
+/// assert_eq!(c.left(Color::White), Some(Duration::from_secs(299)));
+/// assert_eq!(c.increment(Color::Black), Duration::from_secs(2));
+/// assert_eq!(parse_ggf_clock(&format!("(;GM[Othello]BO[8 {start}];)")).unwrap().left(Color::Black), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GgfClock {
+    main: [Option<Duration>; 2],
+    increment: [Duration; 2],
+    used: [Duration; 2],
+    moves: [u32; 2],
+}
+
+fn colour_index(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+impl GgfClock {
+    /// The time `colour` has left for its next move (its main time, plus its increment for each
+    /// move it made, less what its moves took), or `None` without a time control.
+    ///
+    /// # Examples
+    ///
+    /// See [`GgfClock`].
+    #[must_use]
+    pub fn left(&self, colour: Color) -> Option<Duration> {
+        let i = colour_index(colour);
+        let main = self.main[i]?;
+        Some((main + self.increment[i] * self.moves[i]).saturating_sub(self.used[i]))
+    }
+
+    /// What comes back to `colour` after each of its moves.
+    ///
+    /// # Examples
+    ///
+    /// See [`GgfClock`].
+    #[must_use]
+    pub fn increment(&self, colour: Color) -> Duration {
+        self.increment[colour_index(colour)]
+    }
+
+    /// Counts a move of `colour` that took `took`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::nboard::parse_ggf_clock;
+    /// use reversi_core::Color;
+    /// use std::time::Duration;
+    /// let start = "---------------------------O*------*O--------------------------- *";
+    /// let mut c = parse_ggf_clock(&format!("(;GM[Othello]TI[1:00]BO[8 {start}];)")).unwrap();
+    /// c.record(Color::Black, Duration::from_secs(10));
+    /// assert_eq!(c.left(Color::Black), Some(Duration::from_secs(50)));
+    /// ```
+    pub fn record(&mut self, colour: Color, took: Duration) {
+        let i = colour_index(colour);
+        self.used[i] = self.used[i].saturating_add(took);
+        self.moves[i] = self.moves[i].saturating_add(1);
+    }
+
+    /// How long the side to move of `pos` may think on this clock without losing on time
+    /// ([`crate::time::think_time`]: its time left shared over its moves left, with three
+    /// quarters of the increment); `None` without a time control.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::nboard::parse_ggf_clock;
+    /// use reversi_core::Position;
+    /// use std::time::Duration;
+    /// let start = "---------------------------O*------*O--------------------------- *";
+    /// let c = parse_ggf_clock(&format!("(;GM[Othello]TI[1:00]BO[8 {start}];)")).unwrap();
+    /// // A minute for 30 moves: just under two seconds.
+    /// assert_eq!(c.think_time(&Position::initial()), Some(Duration::from_millis(1_991)));
+    /// ```
+    #[must_use]
+    pub fn think_time(&self, pos: &Position) -> Option<Duration> {
+        let colour = pos.side_to_move();
+        let left = self.left(colour)?;
+        Some(crate::time::think_time(
+            left,
+            Some(left),
+            self.increment(colour),
+            pos.empty().count(),
+        ))
+    }
+
+    /// Reads a GGF time control into `who`'s entries.
+    fn set_control(&mut self, who: &[usize], value: &str) -> Result<(), NBoardError> {
+        let bad = || NBoardError::Ggf(format!("bad time control {value:?}"));
+        let parts: Vec<&str> = value.split('/').collect();
+        if parts.len() > 3 {
+            return Err(bad());
+        }
+        let main = clock_value(parts[0]).ok_or_else(bad)?;
+        let inc = match parts.get(1) {
+            Some(p) => clock_value(p).ok_or_else(bad)?,
+            None => Duration::ZERO,
+        };
+        if let Some(p) = parts.get(2) {
+            clock_value(p).ok_or_else(bad)?;
+        }
+        for &i in who {
+            // No time at all is no time control.
+            self.main[i] = (main > Duration::ZERO || inc > Duration::ZERO).then_some(main);
+            self.increment[i] = inc;
+        }
+        Ok(())
+    }
 }
 
 /// Writes a move as NBoard does: `F5`, or `PA` for a pass.
@@ -252,8 +417,28 @@ fn ggf_properties(s: &str) -> Result<Vec<(String, String)>, NBoardError> {
 /// assert!(parse_ggf(&format!("(;GM[Othello]BO[8 {start}]B[A1];)")).is_err());
 /// ```
 pub fn parse_ggf(s: &str) -> Result<Position, NBoardError> {
+    parse_ggf_game(s).map(|(pos, _)| pos)
+}
+
+/// Reads the clocks of a GGF game record ([`GgfClock`]): its time controls and the times its
+/// moves took.
+///
+/// # Errors
+///
+/// As [`parse_ggf`], and [`NBoardError::Ggf`] for a time control or a move's time that is not
+/// a time.
+///
+/// # Examples
+///
+/// See [`GgfClock`].
+pub fn parse_ggf_clock(s: &str) -> Result<GgfClock, NBoardError> {
+    parse_ggf_game(s).map(|(_, clock)| clock)
+}
+
+fn parse_ggf_game(s: &str) -> Result<(Position, GgfClock), NBoardError> {
     let props = ggf_properties(s)?;
     let mut pos: Option<Position> = None;
+    let mut clock = GgfClock::default();
     for (key, value) in props {
         match key.as_str() {
             "GM" if !value.eq_ignore_ascii_case("othello") => {
@@ -293,9 +478,14 @@ pub fn parse_ggf(s: &str) -> Result<Position, NBoardError> {
                         .map_err(|e| NBoardError::Ggf(format!("bad board: {e}")))?,
                 );
             }
+            "TI" => clock.set_control(&[0, 1], &value)?,
+            "TB" => clock.set_control(&[0], &value)?,
+            "TW" => clock.set_control(&[1], &value)?,
             "B" | "W" => {
                 let cur =
                     pos.ok_or_else(|| NBoardError::Ggf("a move before the board (BO)".into()))?;
+                let took = move_seconds(&value)
+                    .map_err(|e| NBoardError::Ggf(format!("{key}[{value}]: {e}")))?;
                 let colour = if key == "B" {
                     Color::Black
                 } else {
@@ -316,15 +506,24 @@ pub fn parse_ggf(s: &str) -> Result<Position, NBoardError> {
                     cur.play(m)
                         .map_err(|e| NBoardError::Ggf(format!("{key}[{value}]: {e}")))?,
                 );
+                clock.record(colour, took.unwrap_or_default());
             }
             _ => {}
         }
     }
-    pos.ok_or_else(|| NBoardError::Ggf("no board (BO property)".into()))
+    let pos = pos.ok_or_else(|| NBoardError::Ggf("no board (BO property)".into()))?;
+    Ok((pos, clock))
 }
 
-/// The engine side of an NBoard session: the current position, the depth set by the GUI and
-/// the engine (Expert, its time limit replaced by the depth when the GUI sets one).
+/// The engine side of an NBoard session: the current position, the depth set by the GUI, the
+/// game's clock and the engine (Expert).
+///
+/// How long a move thinks: when the game that `set game` sent has a time control (GGF `TI`,
+/// `TB`, `TW`), the share of the mover's time left that [`GgfClock::think_time`] gives (the time
+/// left counts the times written in the record and with the later `move` commands, or for a
+/// move of this engine written without one, the time its `go` took); otherwise Expert's
+/// [`EXPERT_TIME`](crate::EXPERT_TIME). A depth set by the GUI replaces that time, within ten
+/// times Expert's time and the clock's share.
 ///
 /// # Examples
 ///
@@ -341,6 +540,9 @@ pub fn parse_ggf(s: &str) -> Result<Position, NBoardError> {
 pub struct Driver {
     pos: Position,
     depth: Option<u32>,
+    clock: GgfClock,
+    /// The last `go`: its position, its move and the time it took.
+    last_go: Option<(Position, Move, Duration)>,
     engine: Expert,
     stop: AtomicBool,
     threads: u32,
@@ -368,7 +570,10 @@ impl Driver {
         Driver {
             pos: Position::initial(),
             depth: None,
-            engine: Expert::new(),
+            clock: GgfClock::default(),
+            last_go: None,
+            // The time comes with each move's limits (`Driver::limits`).
+            engine: Expert::new().with_limits(Limits::NONE),
             stop: AtomicBool::new(false),
             threads: 1,
         }
@@ -402,10 +607,57 @@ impl Driver {
         &self.pos
     }
 
+    /// The game's clock as `set game` and the moves since set it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::nboard::Driver;
+    /// use reversi_core::Color;
+    /// use std::time::Duration;
+    /// let start = "---------------------------O*------*O--------------------------- *";
+    /// let mut d = Driver::new();
+    /// d.handle(&format!("set game (;GM[Othello]TI[2:00]BO[8 {start}];)")).unwrap();
+    /// d.handle("move F5/0.5/7.25").unwrap();
+    /// assert_eq!(d.clock().left(Color::Black), Some(Duration::from_millis(112_750)));
+    /// assert_eq!(d.clock().left(Color::White), Some(Duration::from_secs(120)));
+    /// ```
+    #[must_use]
+    pub fn clock(&self) -> &GgfClock {
+        &self.clock
+    }
+
+    /// How long the next `go` may think (see [`Driver`]): the clock's share, or Expert's time
+    /// without a clock; under a depth set by the GUI, the most the search may take.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::nboard::Driver;
+    /// use std::time::Duration;
+    /// let start = "---------------------------O*------*O--------------------------- *";
+    /// let mut d = Driver::new();
+    /// assert_eq!(d.think_time(), reversi_ai::EXPERT_TIME);
+    /// // Twenty seconds for the whole game: 30 moves to make.
+    /// d.handle(&format!("set game (;GM[Othello]TI[0:20]BO[8 {start}];)")).unwrap();
+    /// assert_eq!(d.think_time(), Duration::from_millis(658));
+    /// ```
+    #[must_use]
+    pub fn think_time(&self) -> Duration {
+        let clock = self.clock.think_time(&self.pos);
+        match self.depth {
+            Some(_) => {
+                let cap = crate::EXPERT_TIME * 10;
+                clock.map_or(cap, |c| c.min(cap))
+            }
+            None => clock.unwrap_or(crate::EXPERT_TIME),
+        }
+    }
+
     fn limits(&self) -> Limits {
         match self.depth {
-            Some(d) => Limits::depth(d).with_time(crate::EXPERT_TIME * 10),
-            None => Limits::NONE,
+            Some(d) => Limits::depth(d).with_time(self.think_time()),
+            None => Limits::time(self.think_time()),
         }
         .with_threads(self.threads)
     }
@@ -439,7 +691,11 @@ impl Driver {
                 Vec::new()
             }
             Command::SetGame(p) => {
+                let arg = line.trim().strip_prefix("set").unwrap_or("").trim_start();
+                let clock = parse_ggf_clock(arg.strip_prefix("game").unwrap_or(""))?;
                 self.pos = p;
+                self.clock = clock;
+                self.last_go = None;
                 Vec::new()
             }
             Command::SetContempt(_) => Vec::new(),
@@ -449,10 +705,23 @@ impl Driver {
                 } else {
                     self.pos
                 };
-                self.pos = cur.play(m).map_err(|cause| NBoardError::IllegalMove {
+                let written = line.trim().strip_prefix("move").unwrap_or("");
+                let took = move_seconds(written.trim())
+                    .map_err(|e| NBoardError::BadArgument(format!("{}: {e}", line.trim())))?;
+                let next = cur.play(m).map_err(|cause| NBoardError::IllegalMove {
                     mv: move_name(m),
                     cause,
                 })?;
+                // A move of this engine sent back without its time took what its `go` took.
+                let took = took.or_else(|| {
+                    self.last_go
+                        .filter(|&(at, mv, _)| at == cur && mv == m)
+                        .map(|(_, _, t)| t)
+                });
+                self.clock
+                    .record(cur.side_to_move(), took.unwrap_or_default());
+                self.pos = next;
+                self.last_go = None;
                 Vec::new()
             }
             Command::Ping(n) => vec![format!("pong {n}")],
@@ -461,7 +730,9 @@ impl Driver {
             Command::Go => {
                 let start = Instant::now();
                 let r = self.engine.choose(&self.pos, &self.limits(), &self.stop)?;
-                let secs = start.elapsed().as_secs_f64();
+                let took = start.elapsed();
+                self.last_go = Some((self.pos, r.best_move, took));
+                let secs = took.as_secs_f64();
                 let eval = r.score as f64;
                 vec![
                     "status thinking".into(),

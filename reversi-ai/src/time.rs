@@ -1,4 +1,5 @@
-//! Where a search reads the time: the system's monotonic clock, or a source the host hands in.
+//! Where a search reads the time (the system's monotonic clock, or a source the host hands in),
+//! and how long a move may think on a clock ([`think_time`]).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -115,6 +116,57 @@ impl fmt::Debug for TimeSource {
             f.write_str("TimeSource::new(..)")
         }
     }
+}
+
+/// How long a move may think on a clock without losing on time: the rule that the local
+/// games' computer (the facade's `LocalMatch::think_budget`) and the NBoard engine share.
+///
+/// - `left`: the time to the flag for this move (under a per-move limit and a bank, the
+///   smaller of the two);
+/// - `bank`: the time to be shared over the mover's moves left, `None` when each move has its
+///   own limit (then the move may use all of `left`);
+/// - `returned`: what comes back after the move (a Fischer increment, a delay, a byo-yomi
+///   period kept by a move made within it), of which three quarters are spent;
+/// - `empties`: the empty squares, half of which are taken as the mover's moves left (at
+///   least 3).
+///
+/// A quarter of a second (or a quarter of `left`, if less) is kept back, and the answer is at
+/// least 20 ms and at most `left` less that margin. Times are counted in whole milliseconds.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::time::think_time;
+/// use std::time::Duration;
+/// let ms = Duration::from_millis;
+/// // 15 s a move: all of it but the margin.
+/// assert_eq!(think_time(ms(15_000), None, Duration::ZERO, 60), ms(14_750));
+/// // A 5-minute bank at 40 empties: 20 moves left.
+/// assert_eq!(think_time(ms(300_000), Some(ms(300_000)), Duration::ZERO, 40), ms(14_987));
+/// // Two seconds a move come back: 1.5 s of them are spent too.
+/// assert_eq!(think_time(ms(10_000), Some(ms(10_000)), ms(2_000), 40), ms(1_987));
+/// // Almost flagged: never more than the time left.
+/// assert!(think_time(ms(100), Some(ms(100)), ms(2_000), 40) < ms(100));
+/// ```
+#[must_use]
+pub fn think_time(
+    left: Duration,
+    bank: Option<Duration>,
+    returned: Duration,
+    empties: u32,
+) -> Duration {
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let left = ms(left);
+    let margin = 250.min(left / 4);
+    let usable = left.saturating_sub(margin).max(20);
+    let share = match bank {
+        None => usable,
+        Some(bank) => {
+            let moves = (u64::from(empties) / 2).max(3);
+            (ms(bank).saturating_sub(margin) / moves).saturating_add(ms(returned) / 4 * 3)
+        }
+    };
+    Duration::from_millis(share.clamp(20, usable))
 }
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
