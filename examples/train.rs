@@ -15,7 +15,9 @@
 //! `--play-weights PATH` (a bootstrapped round: positions that a trained evaluation reaches);
 //! `--rounds N` (default 1) trains N times in a row, each round after the first on games
 //! played by the weights of the round before. `--label-cuts WEIGHTS` makes the labelling
-//! search selective with the Multi-ProbCut parameters of the weights file `WEIGHTS`.
+//! search selective with the Multi-ProbCut parameters of the weights file `WEIGHTS`;
+//! `--solve-weights WEIGHTS` orders the exact solves' moves with that file's weights (and its
+//! endgame cuts, a selective presearch first): the same labels, sooner.
 //! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
 //! `--checkpoint PATH` saves the run's state to `PATH` after every stage and, when `PATH`
 //! exists, goes on from the state in it (the same options needed; `train::train_from`): a
@@ -144,6 +146,12 @@ fn run() -> Result<(), String> {
                     format!("{path}: the weights carry no Multi-ProbCut parameters")
                 })?;
                 cfg = cfg.with_label_cuts(Some(cuts));
+            }
+            "--solve-weights" => {
+                let path = value::<String>(&mut args, &a)?;
+                let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+                let w = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+                cfg = cfg.with_solve_weights(Some(w));
             }
             "--rounds" => rounds = value(&mut args, &a)?,
             "--calibrate" => calibrate_from = Some(value::<String>(&mut args, &a)?),

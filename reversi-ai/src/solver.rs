@@ -163,6 +163,29 @@ const PRESEARCH_MIN: u32 = 16;
 /// The selectivity of that search (a cut at 2.4 standard deviations).
 const PRESEARCH_LEVEL: u8 = 1;
 
+/// The exact score of `p` to move against `o` within `alpha..beta`, and its move, as every
+/// exact solve runs it (the solver, the training's labels and checks): with trained weights that
+/// have endgame cuts, from [`PRESEARCH_MIN`] empties a selective search first, whose score
+/// centres the exact search's first window, whose move goes first and whose table entries order
+/// the exact search's moves; then the exact search. When `s` is stopped, `s.aborted` is set
+/// and the answer means nothing.
+pub(crate) fn exact_root(s: &mut Search<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
+    let empties = (!(p | o)).count_ones();
+    let end_cuts = s
+        .weights
+        .and_then(Weights::probcut)
+        .is_some_and(crate::probcut::ProbCut::has_end);
+    if end_cuts && empties >= PRESEARCH_MIN {
+        s.end_level = PRESEARCH_LEVEL;
+        s.root_hint = Some(s.end_root(p, o, alpha, beta));
+        s.end_level = crate::search::EXACT;
+        if s.aborted {
+            return (0, NO_MOVE);
+        }
+    }
+    s.end_root(p, o, alpha, beta)
+}
+
 /// An exact solver with its transposition tables, to reuse between positions.
 ///
 /// # Examples
@@ -374,22 +397,7 @@ impl Solver {
         s.weights = self.weights.as_ref().map(OrderingWeights::get);
         let (p, o) = (pos.player().0, pos.opponent().0);
         let (alpha, beta) = if options.wld { (-1, 1) } else { (-64, 64) };
-        let empties = pos.empty().count();
-        let end_cuts = s
-            .weights
-            .and_then(Weights::probcut)
-            .is_some_and(crate::probcut::ProbCut::has_end);
-        if end_cuts && empties >= PRESEARCH_MIN {
-            // A selective search first: its score centres the exact search's first window, its
-            // move goes first, and its table entries order the exact search's moves.
-            s.end_level = PRESEARCH_LEVEL;
-            s.root_hint = Some(s.end_root(p, o, alpha, beta));
-            s.end_level = crate::search::EXACT;
-            if s.aborted {
-                return Err(AiError::Interrupted { nodes: s.nodes });
-            }
-        }
-        let (score, mv) = s.end_root(p, o, alpha, beta);
+        let (score, mv) = exact_root(&mut s, p, o, alpha, beta);
         if s.aborted {
             return Err(AiError::Interrupted { nodes: s.nodes });
         }

@@ -29,6 +29,7 @@ use crate::pattern::{self, Weights, INSTANCES, PER_STAGE, STAGES, UNITS_PER_DISC
 use crate::probcut::ProbCut;
 use crate::rng::Rng;
 use crate::search::Search;
+use crate::solver::exact_root;
 use crate::tt::TransTable;
 use std::sync::atomic::AtomicBool;
 
@@ -67,6 +68,11 @@ pub struct TrainConfig {
     /// as Expert's. Deeper labels still cost more: 8-ply selective ones took four times as long
     /// as 6-ply full-width ones at 20 to 23 empties (`docs/engine.md`, Training).
     pub label_cuts: Option<ProbCut>,
+    /// Trained weights that order the moves of the exact solves (and, with endgame cuts, run
+    /// their selective presearch first, as [`crate::solve`] does): the labels are the same
+    /// with or without, they come sooner. `None` (the default): the hand-made evaluation
+    /// orders them. Not part of what decides a run's result (its checkpoint).
+    pub solve_weights: Option<Weights>,
 }
 
 impl TrainConfig {
@@ -92,6 +98,7 @@ impl TrainConfig {
             iterations: 60,
             threads: 1,
             label_cuts: None,
+            solve_weights: None,
         }
     }
 
@@ -163,6 +170,23 @@ impl TrainConfig {
     #[must_use]
     pub fn with_label_cuts(mut self, cuts: Option<ProbCut>) -> TrainConfig {
         self.label_cuts = cuts;
+        self
+    }
+
+    /// Sets the weights that order the exact solves' moves ([`TrainConfig::solve_weights`]):
+    /// an earlier weights file, for speed alone.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::pattern::Weights;
+    /// use reversi_ai::train::TrainConfig;
+    /// let c = TrainConfig::new(1).with_solve_weights(Some(Weights::zero()));
+    /// assert_eq!(c.solve_weights, Some(Weights::zero()));
+    /// ```
+    #[must_use]
+    pub fn with_solve_weights(mut self, weights: Option<Weights>) -> TrainConfig {
+        self.solve_weights = weights;
         self
     }
 
@@ -675,7 +699,9 @@ fn label_all(cfg: &TrainConfig, w: &Weights, pos: &[Pos]) -> Vec<(f32, bool)> {
             } else if empties <= cfg.solve_empties {
                 end.new_search();
                 let mut s = Search::new(mid, end, stop, None, None);
-                let (score, _) = s.end_root(x.p, x.o, -64, 64);
+                // Ordered by the solve weights when given: the same score, sooner.
+                s.weights = cfg.solve_weights.as_ref();
+                let (score, _) = exact_root(&mut s, x.p, x.o, -64, 64);
                 (score as f32, true)
             } else {
                 let mut s = Search::new(mid, end, stop, None, None);
@@ -1081,7 +1107,7 @@ pub fn check_weights(
             let mut s = Search::new(mid, end, stop, None, None);
             s.weights = Some(w);
             let reference = match rows[i].1 {
-                Reference::Exact => s.end_root(x.p, x.o, -64, 64).0 as f64,
+                Reference::Exact => exact_root(&mut s, x.p, x.o, -64, 64).0 as f64,
                 Reference::Search(d) => {
                     f64::from(s.trained_score(x.p, x.o, d)) / f64::from(UNITS_PER_DISC)
                 }
@@ -1697,5 +1723,26 @@ mod tests {
         let cut = label_all(&cfg.with_label_cuts(Some(tight)), &w, &pos);
         assert_eq!(cut.len(), full.len());
         assert!(full.iter().zip(&cut).any(|(a, b)| a != b));
+    }
+
+    #[test]
+    fn solve_weights_order_the_exact_labels_without_changing_one() {
+        let cfg = TrainConfig::new(8).with_games(12).with_solve_empties(17);
+        // Exact labels from 12 to 17 empties, the presearch's range included.
+        let pos: Vec<Pos> = play_games(&cfg, None)
+            .into_iter()
+            .filter(|x| (12..=17).contains(&(!(x.p | x.o)).count_ones()))
+            .collect();
+        assert!(pos.len() >= 40, "{} positions", pos.len());
+        let w = Weights::zero();
+        let plain = label_all(&cfg, &w, &pos);
+        assert!(plain.iter().all(|&(_, exact)| exact));
+        let trained = Weights::embedded().expect("the shipped weights").clone();
+        assert!(trained.probcut().is_some_and(ProbCut::has_end));
+        let ordered = label_all(&cfg.clone().with_solve_weights(Some(trained)), &w, &pos);
+        assert_eq!(plain, ordered);
+        // And with weights that say nothing (no cuts, every score 0).
+        let zero = label_all(&cfg.with_solve_weights(Some(Weights::zero())), &w, &pos);
+        assert_eq!(plain, zero);
     }
 }
