@@ -177,7 +177,8 @@ fn clock_value(t: &str) -> Option<Duration> {
     let mut total = seconds(last)?;
     for (i, p) in rest.iter().rev().enumerate() {
         let n: u64 = p.trim().parse().ok()?;
-        total += Duration::from_secs(n.checked_mul(if i == 0 { 60 } else { 3600 })?);
+        let unit = if i == 0 { 60 } else { 3600 };
+        total = total.checked_add(Duration::from_secs(n.checked_mul(unit)?))?;
     }
     Some(total)
 }
@@ -228,7 +229,11 @@ impl GgfClock {
     pub fn left(&self, colour: Color) -> Option<Duration> {
         let i = colour_index(colour);
         let main = self.main[i]?;
-        Some((main + self.increment[i] * self.moves[i]).saturating_sub(self.used[i]))
+        let given = self.increment[i]
+            .checked_mul(self.moves[i])
+            .and_then(|inc| inc.checked_add(main))
+            .unwrap_or(Duration::MAX);
+        Some(given.saturating_sub(self.used[i]))
     }
 
     /// What comes back to `colour` after each of its moves.

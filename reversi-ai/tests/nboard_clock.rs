@@ -42,6 +42,16 @@ fn a_games_time_control_and_its_moves_times_make_its_clock() {
         assert_eq!(c.left(Color::Black), None, "{props}");
         assert_eq!(c.left(Color::White), None, "{props}");
     }
+    // Times too long for any clock: the most a clock holds, not an overflow.
+    let huge = "TI[5124095576030431:00:00/5124095576030431:00:00]";
+    let moves = "B[F5//1]W[F6//1]B[E6//1]";
+    let c = parse_ggf_clock(&game(huge, moves)).unwrap();
+    assert_eq!(
+        c.left(Color::Black),
+        Some(Duration::MAX - Duration::from_secs(2))
+    );
+    assert!(parse_ggf_clock(&game("TI[5124095576030431:00:00:00]", "")).is_err());
+    assert!(parse_ggf_clock(&game("TI[99999999999999999999:00]", "")).is_err());
     // More used than given: nothing left, not a wrap-around.
     let c = parse_ggf_clock(&game("TI[0:10]", "B[F5//25]")).unwrap();
     assert_eq!(c.left(Color::Black), Some(Duration::ZERO));
