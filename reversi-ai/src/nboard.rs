@@ -105,7 +105,8 @@ pub enum Command {
     SetGame(Position),
     /// `set contempt N` (ignored).
     SetContempt(i32),
-    /// `move MOVE[/EVAL[/TIME]]`: a move was played.
+    /// `move MOVE[/EVAL[/TIME]]`: a move was played (a `TIME` written must be a time: seconds,
+    /// or `[[H:]M:]S`).
     Move(Move),
     /// `hint N`: scores of the N best moves.
     Hint(u32),
@@ -147,11 +148,12 @@ pub fn parse_move(s: &str) -> Result<Move, NBoardError> {
     m.parse::<Move>().map_err(|_| bad(s))
 }
 
-/// The time a move took, from `MOVE/EVAL/TIME` (seconds); `None` when it is not written.
+/// The time a move took, from `MOVE/EVAL/TIME` (seconds, or `[[H:]M:]S`); `None` when it is not
+/// written.
 fn move_seconds(s: &str) -> Result<Option<Duration>, String> {
     match s.split('/').nth(2).map(str::trim) {
         None | Some("") => Ok(None),
-        Some(t) => seconds(t)
+        Some(t) => clock_value(t)
             .map(Some)
             .ok_or_else(|| format!("bad time {t:?}")),
     }
@@ -358,7 +360,11 @@ impl core::str::FromStr for Command {
                     _ => Err(NBoardError::UnknownCommand(line.to_string())),
                 }
             }
-            "move" => parse_move(rest).map(Command::Move),
+            "move" => {
+                // The time, when written, must be one (the driver counts it on the clock).
+                move_seconds(rest).map_err(|_| bad(line))?;
+                parse_move(rest).map(Command::Move)
+            }
             "hint" => rest
                 .parse::<u32>()
                 .ok()

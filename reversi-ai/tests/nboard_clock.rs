@@ -2,7 +2,7 @@
 //! `go` may take on it.
 
 use proptest::prelude::*;
-use reversi_ai::nboard::{parse_ggf, parse_ggf_clock, Driver, NBoardError};
+use reversi_ai::nboard::{parse_ggf, parse_ggf_clock, Command, Driver, NBoardError};
 use reversi_ai::time::think_time;
 use reversi_ai::EXPERT_TIME;
 use reversi_core::{Color, Position};
@@ -97,6 +97,29 @@ fn a_refused_line_leaves_the_session_as_it_was() {
         assert_eq!(*d.clock(), clock, "{line}");
         assert_eq!(d.think_time(), time, "{line}");
     }
+}
+
+#[test]
+fn a_move_line_with_a_time_that_is_not_one_does_not_parse() {
+    for line in [
+        "move F5/0/soon",
+        "move F5/0/-2",
+        "move F5//1:2:3:4",
+        "move PA/1/NaN",
+    ] {
+        assert!(
+            matches!(line.parse::<Command>(), Err(NBoardError::BadArgument(_))),
+            "{line}"
+        );
+    }
+    // Seconds or a clock value.
+    let mut d = Driver::new();
+    d.handle(&format!("set game {}", game("TI[1:00]", "")))
+        .unwrap();
+    d.handle("move F5/0/0:03").unwrap();
+    d.handle("move F6/0/1.5").unwrap();
+    assert_eq!(d.clock().left(Color::Black), Some(ms(57_000)));
+    assert_eq!(d.clock().left(Color::White), Some(ms(58_500)));
 }
 
 #[test]
