@@ -1,5 +1,7 @@
 //! An NBoard engine: the Expert level speaking the NBoard protocol on stdin/stdout, so that
-//! the NBoard GUI (or `arena --b "nboard:COMMAND"`) can drive it.
+//! the NBoard GUI (or `arena --b "nboard:COMMAND"`) can drive it. It thinks 0.95 s a move, or
+//! on the game's clock when `set game` sends a time control (GGF `TI`, `TB`, `TW`; see
+//! `reversi::ai::nboard::Driver`).
 //!
 //! ```text
 //! cargo build --release --example nboard
