@@ -213,13 +213,6 @@ pub struct GgfClock {
     moves: [u32; 2],
 }
 
-fn colour_index(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 impl GgfClock {
     /// The time `colour` has left for its next move (its main time, plus its increment for each
     /// move it made, less what its moves took), or `None` without a time control.
@@ -229,7 +222,7 @@ impl GgfClock {
     /// See [`GgfClock`].
     #[must_use]
     pub fn left(&self, colour: Color) -> Option<Duration> {
-        let i = colour_index(colour);
+        let i = colour.index();
         let main = self.main[i]?;
         let given = self.increment[i]
             .checked_mul(self.moves[i])
@@ -245,7 +238,7 @@ impl GgfClock {
     /// See [`GgfClock`].
     #[must_use]
     pub fn increment(&self, colour: Color) -> Duration {
-        self.increment[colour_index(colour)]
+        self.increment[colour.index()]
     }
 
     /// Counts a move of `colour` that took `took`.
@@ -262,7 +255,7 @@ impl GgfClock {
     /// assert_eq!(c.left(Color::Black), Some(Duration::from_secs(50)));
     /// ```
     pub fn record(&mut self, colour: Color, took: Duration) {
-        let i = colour_index(colour);
+        let i = colour.index();
         self.used[i] = self.used[i].saturating_add(took);
         self.moves[i] = self.moves[i].saturating_add(1);
     }
@@ -295,7 +288,7 @@ impl GgfClock {
     }
 
     /// Reads a GGF time control into `who`'s entries.
-    fn set_control(&mut self, who: &[usize], value: &str) -> Result<(), NBoardError> {
+    fn set_control(&mut self, who: &[Color], value: &str) -> Result<(), NBoardError> {
         let bad = || NBoardError::Ggf(format!("bad time control {value:?}"));
         let parts: Vec<&str> = value.split('/').collect();
         if parts.len() > 3 {
@@ -309,7 +302,7 @@ impl GgfClock {
         if let Some(p) = parts.get(2) {
             clock_value(p).ok_or_else(bad)?;
         }
-        for &i in who {
+        for i in who.iter().map(|c| c.index()) {
             // No time at all is no time control.
             self.main[i] = (main > Duration::ZERO || inc > Duration::ZERO).then_some(main);
             self.increment[i] = inc;
@@ -340,43 +333,73 @@ impl core::str::FromStr for Command {
     type Err = NBoardError;
 
     fn from_str(line: &str) -> Result<Command, NBoardError> {
-        let line = line.trim();
-        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let rest = rest.trim();
-        match word {
-            "nboard" => rest.parse().map(Command::NBoard).map_err(|_| bad(line)),
-            "set" => {
-                let (what, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-                let arg = arg.trim();
-                match what {
-                    "depth" => arg
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|d| (1..=60).contains(d))
-                        .map(Command::SetDepth)
-                        .ok_or_else(|| bad(line)),
-                    "game" => parse_ggf(arg).map(Command::SetGame),
-                    "contempt" => arg.parse().map(Command::SetContempt).map_err(|_| bad(line)),
-                    _ => Err(NBoardError::UnknownCommand(line.to_string())),
-                }
+        parse_line(line).map(|(cmd, _)| cmd)
+    }
+}
+
+/// What a line carries besides its [`Command`], for the driver's clock: the clock of the game
+/// that `set game` sends, the time that a `move` took.
+#[derive(Default)]
+struct Timing {
+    clock: GgfClock,
+    took: Option<Duration>,
+}
+
+/// Parses a line once, into its command and its timing.
+fn parse_line(line: &str) -> Result<(Command, Timing), NBoardError> {
+    let none = |cmd| (cmd, Timing::default());
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    match word {
+        "nboard" => rest
+            .parse()
+            .map(|v| none(Command::NBoard(v)))
+            .map_err(|_| bad(line)),
+        "set" => {
+            let (what, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let arg = arg.trim();
+            match what {
+                "depth" => arg
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|d| (1..=60).contains(d))
+                    .map(|d| none(Command::SetDepth(d)))
+                    .ok_or_else(|| bad(line)),
+                "game" => parse_ggf_game(arg).map(|(pos, clock)| {
+                    let timing = Timing { clock, took: None };
+                    (Command::SetGame(pos), timing)
+                }),
+                "contempt" => arg
+                    .parse()
+                    .map(|c| none(Command::SetContempt(c)))
+                    .map_err(|_| bad(line)),
+                _ => Err(NBoardError::UnknownCommand(line.to_string())),
             }
-            "move" => {
-                // The time, when written, must be one (the driver counts it on the clock).
-                move_seconds(rest).map_err(|_| bad(line))?;
-                parse_move(rest).map(Command::Move)
-            }
-            "hint" => rest
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .map(Command::Hint)
-                .ok_or_else(|| bad(line)),
-            "go" => Ok(Command::Go),
-            "ping" => rest.parse().map(Command::Ping).map_err(|_| bad(line)),
-            "learn" => Ok(Command::Learn),
-            "analyze" => Ok(Command::Analyze),
-            _ => Err(NBoardError::UnknownCommand(line.to_string())),
         }
+        "move" => {
+            // The time, when written, must be one (the driver counts it on the clock).
+            let took = move_seconds(rest).map_err(|_| bad(line))?;
+            let timing = Timing {
+                took,
+                ..Timing::default()
+            };
+            parse_move(rest).map(|m| (Command::Move(m), timing))
+        }
+        "hint" => rest
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(|n| none(Command::Hint(n)))
+            .ok_or_else(|| bad(line)),
+        "go" => Ok(none(Command::Go)),
+        "ping" => rest
+            .parse()
+            .map(|n| none(Command::Ping(n)))
+            .map_err(|_| bad(line)),
+        "learn" => Ok(none(Command::Learn)),
+        "analyze" => Ok(none(Command::Analyze)),
+        _ => Err(NBoardError::UnknownCommand(line.to_string())),
     }
 }
 
@@ -489,9 +512,9 @@ fn parse_ggf_game(s: &str) -> Result<(Position, GgfClock), NBoardError> {
                         .map_err(|e| NBoardError::Ggf(format!("bad board: {e}")))?,
                 );
             }
-            "TI" => clock.set_control(&[0, 1], &value)?,
-            "TB" => clock.set_control(&[0], &value)?,
-            "TW" => clock.set_control(&[1], &value)?,
+            "TI" => clock.set_control(&[Color::Black, Color::White], &value)?,
+            "TB" => clock.set_control(&[Color::Black], &value)?,
+            "TW" => clock.set_control(&[Color::White], &value)?,
             "B" | "W" => {
                 let cur =
                     pos.ok_or_else(|| NBoardError::Ggf("a move before the board (BO)".into()))?;
@@ -694,7 +717,7 @@ impl Driver {
         if line.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let cmd: Command = line.parse()?;
+        let (cmd, timing) = parse_line(line)?;
         Ok(match cmd {
             Command::NBoard(_) => vec!["set myname reversi-expert".into()],
             Command::SetDepth(d) => {
@@ -702,10 +725,8 @@ impl Driver {
                 Vec::new()
             }
             Command::SetGame(p) => {
-                let arg = line.trim().strip_prefix("set").unwrap_or("").trim_start();
-                let clock = parse_ggf_clock(arg.strip_prefix("game").unwrap_or(""))?;
                 self.pos = p;
-                self.clock = clock;
+                self.clock = timing.clock;
                 self.last_go = None;
                 Vec::new()
             }
@@ -716,15 +737,12 @@ impl Driver {
                 } else {
                     self.pos
                 };
-                let written = line.trim().strip_prefix("move").unwrap_or("");
-                let took = move_seconds(written.trim())
-                    .map_err(|e| NBoardError::BadArgument(format!("{}: {e}", line.trim())))?;
                 let next = cur.play(m).map_err(|cause| NBoardError::IllegalMove {
                     mv: move_name(m),
                     cause,
                 })?;
                 // A move of this engine sent back without its time took what its `go` took.
-                let took = took.or_else(|| {
+                let took = timing.took.or_else(|| {
                     self.last_go
                         .filter(|&(at, mv, _)| at == cur && mv == m)
                         .map(|(_, _, t)| t)
