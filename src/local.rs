@@ -723,23 +723,20 @@ impl LocalMatch {
             return None;
         }
         let color = self.record().position().side_to_move();
-        let left = Duration::from_millis(self.remaining(color, now)?.as_millis());
+        let left = Duration::from(self.remaining(color, now)?);
         let empties = self.record().position().empty().count();
-        let bank = Duration::from_millis(
-            self.timed
-                .clock()
-                .bank(side(color), now)
-                .map_or(0, |b| b.as_millis()),
-        );
+        let bank = self
+            .timed
+            .clock()
+            .bank(side(color), now)
+            .map_or(Duration::ZERO, Duration::from);
         let (bank, returned) = match self.settings.time {
             TimeControl::PerMove { .. } => (None, Duration::ZERO),
             TimeControl::Fischer {
                 increment: free, ..
             }
             | TimeControl::Delay { delay: free, .. }
-            | TimeControl::ByoYomi { period: free, .. } => {
-                (Some(bank), Duration::from_millis(free.as_millis()))
-            }
+            | TimeControl::ByoYomi { period: free, .. } => (Some(bank), Duration::from(free)),
             _ => (Some(bank), Duration::ZERO),
         };
         Some(reversi_ai::time::think_time(left, bank, returned, empties))
