@@ -26,6 +26,16 @@ fn fixture_v2() -> (std::path::PathBuf, Value) {
     (db, serde_json::from_str(&tokens).expect("JSON"))
 }
 
+/// Asks for the record of `game` with `token`; the answer, a record or an error.
+async fn ask_record(c: &mut Client, game: &Value, token: &Value) -> Value {
+    c.send(json!({"type": "record", "game": game, "token": token}))
+        .await;
+    c.until("an answer", |v| {
+        v["type"] == "record" || v["type"] == "error"
+    })
+    .await
+}
+
 fn user_version(db: &std::path::Path) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -175,13 +185,7 @@ async fn a_server_started_on_a_version_2_database_serves_its_tokens_and_records(
     assert_eq!(rec["moves"].as_array().map(Vec::len), Some(3));
     // The game in progress went on by wall time while the server was down: lost on time, and
     // recorded with its 6 moves before the server serves anyone.
-    c.send(json!({"type": "record", "game": t["live_room"], "token": t["a"]}))
-        .await;
-    let rec = c
-        .until("an answer", |v| {
-            v["type"] == "record" || v["type"] == "error"
-        })
-        .await;
+    let rec = ask_record(&mut c, &t["live_room"], &t["a"]).await;
     assert_eq!(rec["reason"], "timeout", "{rec}");
     assert_eq!(rec["moves"].as_array().map(Vec::len), Some(6), "{rec}");
     // The inviting guest's token still works.
@@ -217,13 +221,7 @@ async fn a_game_that_ended_while_the_server_was_down_is_recorded_before_anyone_a
         );
         // ...and so for the first request.
         let mut c = Client::connect(server.addr).await;
-        c.send(json!({"type": "record", "game": t["live_room"], "token": t["a"]}))
-            .await;
-        let v = c
-            .until("an answer", |v| {
-                v["type"] == "record" || v["type"] == "error"
-            })
-            .await;
+        let v = ask_record(&mut c, &t["live_room"], &t["a"]).await;
         assert_eq!(v["type"], "record", "start {attempt}: {v}");
         assert_eq!(v["reason"], "timeout", "start {attempt}: {v}");
         server.task.abort();
