@@ -21,7 +21,9 @@
 //! `--replot CSV --plot PATH` draws the plot again from such a CSV file without training.
 //! `--checkpoint PATH` saves the run's state to `PATH` after every stage and, when `PATH`
 //! exists, goes on from the state in it (the same options needed; `train::train_from`): a
-//! run of many hours can be stopped and resumed, with the same result.
+//! run of many hours can be stopped and resumed, with the same result. With `--label-batch N`
+//! a stage's positions are labelled N at a time and the state is saved after each batch too, so
+//! that a stage of hours (exact labels up to 20 empties) resumes within.
 //!
 //! `--check WEIGHTS` measures the weights file `WEIGHTS` on the held-back games of the training
 //! configuration given (`--seed`, `--games`, `--threads`): `--positions N` positions (default
@@ -65,7 +67,7 @@ use reversi::ai::pattern::Weights;
 use reversi::ai::probcut;
 use reversi::ai::train::{
     calibrate, check_weights, fit_end_probcut, fit_probcut, train_from, CalibrateConfig,
-    EndCutConfig, ProbCutConfig, Reference, TrainConfig, TrainState, Validation,
+    EndCutConfig, ProbCutConfig, Progress, Reference, TrainConfig, TrainState, Validation,
 };
 use std::process::ExitCode;
 use std::time::Instant;
@@ -153,6 +155,7 @@ fn run() -> Result<(), String> {
                 let w = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
                 cfg = cfg.with_solve_weights(Some(w));
             }
+            "--label-batch" => cfg = cfg.with_label_batch(value(&mut args, &a)?),
             "--rounds" => rounds = value(&mut args, &a)?,
             "--calibrate" => calibrate_from = Some(value::<String>(&mut args, &a)?),
             "--depth" => calibrate_depth = value(&mut args, &a)?,
@@ -260,8 +263,9 @@ fn run() -> Result<(), String> {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
             let state = TrainState::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
             println!(
-                "resuming from {path}: {} of the stages done",
-                state.stages.len()
+                "resuming from {path}: {} of the stages done, {} positions of the next labelled",
+                state.stages.len(),
+                state.labelled()
             );
             Some(state)
         }
@@ -290,19 +294,36 @@ fn run() -> Result<(), String> {
             None => "the Hard evaluation".to_string(),
         };
         println!("round {round}: games played by two-ply searches on {games}");
-        let out = train_from(&cfg, player, resume.take(), |r, state| {
-            println!(
-                "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
-                r.stage,
-                4 * r.stage,
-                4 * r.stage + 3,
-                r.train,
-                r.validation,
-                r.exact,
-                r.mae,
-                r.mae_zero,
-                start.elapsed().as_secs_f64()
-            );
+        let out = train_from(&cfg, player, resume.take(), |p, state| {
+            let what = match p {
+                Progress::Stage(r) => {
+                    println!(
+                        "stage {:2} (empties {:2}-{:2}): {:7} train, {:6} validation, {:7} exact; validation MAE {:6.2} discs (zero eval {:6.2}) [{:.0} s]",
+                        r.stage,
+                        4 * r.stage,
+                        4 * r.stage + 3,
+                        r.train,
+                        r.validation,
+                        r.exact,
+                        r.mae,
+                        r.mae_zero,
+                        start.elapsed().as_secs_f64()
+                    );
+                    format!("stage {}", r.stage)
+                }
+                Progress::Labelled {
+                    stage,
+                    done,
+                    positions,
+                } => {
+                    println!(
+                        "stage {stage:2}: {done} of {positions} positions labelled [{:.0} s]",
+                        start.elapsed().as_secs_f64()
+                    );
+                    format!("{done} labels of stage {stage}")
+                }
+                _ => return,
+            };
             if let Some(path) = &checkpoint {
                 // Written aside, then renamed: a run killed while writing keeps the last one.
                 // A state that cannot be saved is said, and the run goes on: its result is
@@ -311,10 +332,7 @@ fn run() -> Result<(), String> {
                 if let Err(e) = std::fs::write(&tmp, state.to_bytes())
                     .and_then(|()| std::fs::rename(&tmp, path))
                 {
-                    eprintln!(
-                        "train: the state after stage {} was not saved to {path}: {e}",
-                        r.stage
-                    );
+                    eprintln!("train: the state after {what} was not saved to {path}: {e}");
                 }
             }
         });

@@ -73,6 +73,12 @@ pub struct TrainConfig {
     /// with or without, they come sooner. `None` (the default): the hand-made evaluation
     /// orders them. Not part of what decides a run's result (its checkpoint).
     pub solve_weights: Option<Weights>,
+    /// Positions labelled at a time within a stage, after each batch of which [`train_from`]
+    /// reports the labels so far ([`Progress::Labelled`]), to be saved: a stage of many hours
+    /// (exact labels up to 20 empties) can then be stopped and resumed within. Each batch starts
+    /// with fresh search tables, so the batch size is part of what decides the labels (and the
+    /// run's checkpoint). 0 (the default): the whole stage at once.
+    pub label_batch: usize,
 }
 
 impl TrainConfig {
@@ -99,6 +105,7 @@ impl TrainConfig {
             threads: 1,
             label_cuts: None,
             solve_weights: None,
+            label_batch: 0,
         }
     }
 
@@ -187,6 +194,21 @@ impl TrainConfig {
     #[must_use]
     pub fn with_solve_weights(mut self, weights: Option<Weights>) -> TrainConfig {
         self.solve_weights = weights;
+        self
+    }
+
+    /// Sets the positions labelled at a time within a stage ([`TrainConfig::label_batch`]; 0
+    /// for the whole stage at once).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let c = reversi_ai::train::TrainConfig::new(1).with_label_batch(50_000);
+    /// assert_eq!(c.label_batch, 50_000);
+    /// ```
+    #[must_use]
+    pub fn with_label_batch(mut self, positions: usize) -> TrainConfig {
+        self.label_batch = positions;
         self
     }
 
@@ -327,6 +349,9 @@ pub struct TrainState {
     pub stages: Vec<StageReport>,
     /// The held-back positions of the stages done, with their predictions.
     pub validation: Vec<Validation>,
+    /// The labels of the next stage's first positions, when the run stopped within it
+    /// ([`TrainConfig::label_batch`]): (label in discs, exact).
+    labelled: Vec<(f32, bool)>,
 }
 
 /// Why bytes are not a [`TrainState`], or not one that a run can resume.
@@ -384,7 +409,9 @@ pub enum TrainStateError {
 }
 
 const STATE_MAGIC: &[u8; 4] = b"RVTS";
-const STATE_VERSION: u32 = 1;
+/// Version 2 adds the labels of a stage begun ([`TrainState::labelled`]); version 1 is still
+/// read.
+const STATE_VERSION: u32 = 2;
 
 /// Reads little-endian values off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -434,11 +461,35 @@ impl TrainState {
             prior: vec![0.0; PER_STAGE],
             stages: Vec::new(),
             validation: Vec::new(),
+            labelled: Vec::new(),
         }
     }
 
+    /// How many of the next stage's positions are labelled already (a run stopped within a
+    /// stage, [`TrainConfig::label_batch`]); 0 at a stage's start.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_ai::train::{train_from, Progress, TrainConfig};
+    /// let cfg = TrainConfig::new(3).with_games(4).with_solve_empties(6).with_label_batch(10);
+    /// let mut within = Vec::new();
+    /// train_from(&cfg, None, None, |p, s| {
+    ///     if let Progress::Labelled { done, .. } = p {
+    ///         within.push((done, s.labelled()));
+    ///     }
+    /// })
+    /// .unwrap();
+    /// assert!(!within.is_empty());
+    /// assert!(within.iter().all(|&(done, labelled)| done == labelled && done % 10 == 0));
+    /// ```
+    #[must_use]
+    pub fn labelled(&self) -> usize {
+        self.labelled.len()
+    }
+
     /// The state as bytes (magic `RVTS`, version, fingerprint, the weights file, the prior,
-    /// the reports, the held-back positions; little-endian).
+    /// the reports, the held-back positions, the labels of the stage begun; little-endian).
     ///
     /// # Examples
     ///
@@ -478,6 +529,11 @@ impl TrainState {
             out.extend_from_slice(&v.predicted.to_bits().to_le_bytes());
             out.push(u8::from(v.exact));
         }
+        out.extend_from_slice(&(self.labelled.len() as u64).to_le_bytes());
+        for &(y, exact) in &self.labelled {
+            out.extend_from_slice(&y.to_bits().to_le_bytes());
+            out.push(u8::from(exact));
+        }
         out
     }
 
@@ -503,7 +559,7 @@ impl TrainState {
             });
         }
         let version = r.u32()?;
-        if version != STATE_VERSION {
+        if version != STATE_VERSION && version != 1 {
             return Err(TrainStateError::Version {
                 found: version,
                 expected: STATE_VERSION,
@@ -556,6 +612,28 @@ impl TrainState {
             }
             validation.push(Validation::new(empties, label, predicted, exact));
         }
+        let mut labelled = Vec::new();
+        if version >= 2 {
+            let n = r.count(5)?;
+            if n > 0 && stages.len() == STAGES {
+                return Err(TrainStateError::Inconsistent("labels after the last stage"));
+            }
+            labelled.reserve(n);
+            for _ in 0..n {
+                let y = r.f32()?;
+                let exact = match r.take(1)?[0] {
+                    0 => false,
+                    1 => true,
+                    _ => return Err(TrainStateError::Inconsistent("a label's flag")),
+                };
+                if !y.is_finite() {
+                    return Err(TrainStateError::Inconsistent(
+                        "a label that is not a number",
+                    ));
+                }
+                labelled.push((y, exact));
+            }
+        }
         if !r.0.is_empty() {
             return Err(TrainStateError::TrailingBytes { extra: r.0.len() });
         }
@@ -565,6 +643,7 @@ impl TrainState {
             prior,
             stages,
             validation,
+            labelled,
         })
     }
 }
@@ -583,6 +662,12 @@ fn fingerprint(cfg: &TrainConfig, player: Option<&Weights>) -> u64 {
         cfg.iterations as u64,
     ] {
         b.extend_from_slice(&n.to_le_bytes());
+    }
+    // Batches change the labels (fresh tables for each); a run without them keeps the
+    // fingerprint that it had before they existed.
+    if cfg.label_batch > 0 {
+        b.extend_from_slice(b"batch");
+        b.extend_from_slice(&(cfg.label_batch as u64).to_le_bytes());
     }
     if let Some(cuts) = &cfg.label_cuts {
         b.extend_from_slice(b"cuts");
@@ -808,6 +893,39 @@ fn fit(rows: &[Row], prior: &[f64], lambda: f64, iterations: usize) -> Vec<f64> 
     x.iter().zip(prior).map(|(d, p)| d + p).collect()
 }
 
+/// What [`train_from`] reports as it goes, with the state to save.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_ai::train::{train_from, Progress, TrainConfig};
+/// let cfg = TrainConfig::new(1).with_games(4).with_solve_empties(6);
+/// let mut stages = 0;
+/// train_from(&cfg, None, None, |p, _| {
+///     if let Progress::Stage(r) = p {
+///         stages = r.stage + 1;
+///     }
+/// })
+/// .unwrap();
+/// assert_eq!(stages, reversi_ai::pattern::STAGES);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Progress<'a> {
+    /// A stage is fitted.
+    Stage(&'a StageReport),
+    /// A batch of a stage's positions is labelled ([`TrainConfig::label_batch`]) and more
+    /// remain.
+    Labelled {
+        /// The stage being labelled.
+        stage: usize,
+        /// Its positions labelled so far.
+        done: usize,
+        /// Its positions.
+        positions: usize,
+    },
+}
+
 /// Runs a training: plays the games, labels and fits stage after stage from the end, and
 /// calls `progress` after each stage.
 ///
@@ -842,7 +960,12 @@ pub fn train_played_by(
     player: Option<&Weights>,
     mut progress: impl FnMut(&StageReport),
 ) -> TrainOutput {
-    match train_from(cfg, player, None, |r, _| progress(r)) {
+    let report = |p: Progress<'_>, _: &TrainState| {
+        if let Progress::Stage(r) = p {
+            progress(r);
+        }
+    };
+    match train_from(cfg, player, None, report) {
         Ok(out) => out,
         // A run from the start has no state to disagree with.
         Err(e) => unreachable!("a run from the start failed: {e}"),
@@ -850,14 +973,18 @@ pub fn train_played_by(
 }
 
 /// [`train_played_by`], going on from `state` (the state after some stages of a run with the
-/// same configuration and player) or from the start, and giving `progress` the state after
-/// each stage, to be saved ([`TrainState::to_bytes`]). The games are played again (they
-/// depend only on the configuration); the stages done are not. A run resumed after any
-/// stage ends with the same weights, reports and held-back positions as one not stopped.
+/// same configuration and player, maybe some batches into the next,
+/// [`TrainConfig::label_batch`]) or from the start, and giving `progress` the state after each
+/// stage and each batch of labels, to be saved ([`TrainState::to_bytes`]). The games are played
+/// again (they depend only on the configuration); the stages and batches done are not. A run
+/// resumed after any of them ends with the same weights, reports and held-back positions as one
+/// not stopped.
 ///
 /// # Errors
 ///
-/// [`TrainStateError::Fingerprint`] when `state` comes from another configuration or player.
+/// [`TrainStateError::Fingerprint`] when `state` comes from another configuration or player;
+/// [`TrainStateError::Inconsistent`] when it holds more labels than its next stage has
+/// positions.
 ///
 /// # Examples
 ///
@@ -882,7 +1009,7 @@ pub fn train_from(
     cfg: &TrainConfig,
     player: Option<&Weights>,
     state: Option<TrainState>,
-    mut progress: impl FnMut(&StageReport, &TrainState),
+    mut progress: impl FnMut(Progress<'_>, &TrainState),
 ) -> Result<TrainOutput, TrainStateError> {
     let expected = fingerprint(cfg, player);
     let mut st = match state {
@@ -901,7 +1028,31 @@ pub fn train_from(
         by_stage[pattern::stage((!(x.p | x.o)).count_ones())].push(x);
     }
     for (s, pos) in by_stage.iter().enumerate().skip(st.stages.len()) {
-        let labels = label_all(cfg, &st.weights, pos);
+        if st.labelled.len() > pos.len() {
+            return Err(TrainStateError::Inconsistent(
+                "more labels than the stage has positions",
+            ));
+        }
+        let batch = if cfg.label_batch == 0 {
+            pos.len()
+        } else {
+            cfg.label_batch
+        };
+        while st.labelled.len() < pos.len() {
+            let from = st.labelled.len();
+            let to = (from + batch).min(pos.len());
+            let more = label_all(cfg, &st.weights, &pos[from..to]);
+            st.labelled.extend(more);
+            if to < pos.len() {
+                let at = Progress::Labelled {
+                    stage: s,
+                    done: to,
+                    positions: pos.len(),
+                };
+                progress(at, &st);
+            }
+        }
+        let labels = std::mem::take(&mut st.labelled);
         let mut train_rows = Vec::new();
         let mut valid = Vec::new();
         let mut exact = 0;
@@ -947,7 +1098,7 @@ pub fn train_from(
             mae: e1 / nv,
         };
         st.stages.push(report);
-        progress(&st.stages[s], &st);
+        progress(Progress::Stage(&st.stages[s]), &st);
     }
     Ok(TrainOutput {
         weights: st.weights,
@@ -1585,18 +1736,131 @@ mod tests {
     }
 
     #[test]
+    fn a_run_resumed_within_a_stage_ends_as_one_not_stopped() {
+        // Batches of 7 positions: most stages stop several times within.
+        let cfg = TrainConfig::new(9)
+            .with_games(6)
+            .with_solve_empties(8)
+            .with_label_batch(7);
+        let mut states = Vec::new();
+        let mut events = Vec::new();
+        let whole = train_from(&cfg, None, None, |p, s| {
+            if let Progress::Labelled {
+                stage,
+                done,
+                positions,
+            } = p
+            {
+                assert_eq!(stage, s.stages.len());
+                assert_eq!(done, s.labelled());
+                assert!(done < positions && done % 7 == 0);
+                states.push(s.to_bytes());
+            }
+            events.push(matches!(p, Progress::Stage(_)));
+        })
+        .unwrap();
+        assert!(
+            states.len() > STAGES,
+            "{} saves within stages",
+            states.len()
+        );
+        assert_eq!(events.iter().filter(|&&k| k).count(), STAGES);
+        for bytes in &states {
+            let st = TrainState::from_bytes(bytes).unwrap();
+            let (k, done) = (st.stages.len(), st.labelled());
+            let mut first = None;
+            let resumed = train_from(&cfg, None, Some(st), |p, _| {
+                first.get_or_insert(match p {
+                    Progress::Stage(r) => (r.stage, usize::MAX),
+                    Progress::Labelled { stage, done, .. } => (stage, done),
+                });
+            })
+            .unwrap();
+            // It goes on from the next batch of the same stage.
+            let (stage, next) = first.unwrap();
+            assert_eq!(stage, k);
+            assert!(next > done, "resumed at {done}, next report at {next}");
+            assert_eq!(resumed.weights, whole.weights);
+            assert_eq!(resumed.stages, whole.stages);
+            assert_eq!(resumed.validation, whole.validation);
+        }
+        // Another batch size labels otherwise: it does not take the state.
+        let st = TrainState::from_bytes(&states[3]).unwrap();
+        let other = cfg.clone().with_label_batch(8);
+        assert!(matches!(
+            train_from(&other, None, Some(st.clone()), |_, _| {}),
+            Err(TrainStateError::Fingerprint { .. })
+        ));
+        // More labels than the stage has positions: refused, not read past.
+        let mut bad = st;
+        bad.labelled = vec![(0.0, true); 100_000];
+        assert_eq!(
+            train_from(&cfg, None, Some(bad), |_, _| {}).unwrap_err(),
+            TrainStateError::Inconsistent("more labels than the stage has positions")
+        );
+    }
+
+    #[test]
+    fn a_state_of_version_1_is_still_read() {
+        let cfg = TrainConfig::new(2).with_games(3).with_solve_empties(6);
+        let mut third = None;
+        train_from(&cfg, None, None, |_, s| {
+            if s.stages.len() == 3 {
+                third = Some(s.clone());
+            }
+        })
+        .unwrap();
+        let state = third.unwrap();
+        let mut v1 = state.to_bytes();
+        // Version 1 ends with the held-back positions: no count of labels after them.
+        v1.truncate(v1.len() - 8);
+        v1[4..8].copy_from_slice(&1u32.to_le_bytes());
+        assert_eq!(TrainState::from_bytes(&v1), Ok(state.clone()));
+        // In version 2 that count is needed.
+        let mut v2 = v1;
+        v2[4..8].copy_from_slice(&2u32.to_le_bytes());
+        assert_eq!(TrainState::from_bytes(&v2), Err(TrainStateError::Truncated));
+        // A label that is not a number is refused.
+        let mut bytes = state.to_bytes();
+        let n = bytes.len();
+        bytes[n - 8..].copy_from_slice(&1u64.to_le_bytes());
+        let mut one = bytes.clone();
+        one.extend_from_slice(&2.5f32.to_bits().to_le_bytes());
+        one.push(1);
+        assert_eq!(TrainState::from_bytes(&one).unwrap().labelled(), 1);
+        let mut nan = bytes;
+        nan.extend_from_slice(&f32::NAN.to_bits().to_le_bytes());
+        nan.push(1);
+        assert_eq!(
+            TrainState::from_bytes(&nan),
+            Err(TrainStateError::Inconsistent(
+                "a label that is not a number"
+            ))
+        );
+    }
+
+    #[test]
     fn a_run_resumed_after_any_stage_ends_as_one_not_stopped() {
         let cfg = TrainConfig::new(6).with_games(6).with_solve_empties(8);
         let mut states = Vec::new();
         let whole = train_from(&cfg, None, None, |_, s| states.push(s.to_bytes())).unwrap();
         assert_eq!(states.len(), STAGES);
+        // Without batches the labels of a stage are never saved halfway.
+        assert!(states
+            .iter()
+            .all(|b| TrainState::from_bytes(b).unwrap().labelled() == 0));
         for bytes in &states {
             let st = TrainState::from_bytes(bytes).unwrap();
             let k = st.stages.len();
             let mut seen = Vec::new();
             // Other threads decide nothing: the state is taken.
             let more = cfg.clone().with_threads(3);
-            let resumed = train_from(&more, None, Some(st), |r, _| seen.push(r.stage)).unwrap();
+            let resumed = train_from(&more, None, Some(st), |p, _| {
+                if let Progress::Stage(r) = p {
+                    seen.push(r.stage);
+                }
+            })
+            .unwrap();
             assert_eq!(seen, (k..STAGES).collect::<Vec<_>>());
             assert_eq!(resumed.weights, whole.weights);
             assert_eq!(resumed.stages, whole.stages);
