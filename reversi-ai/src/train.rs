@@ -381,11 +381,11 @@ pub enum TrainStateError {
         found: [u8; 4],
     },
     /// A format version this library does not read.
-    #[error("training state version {found} (this library reads version {expected})")]
+    #[error("training state version {found} (this library reads versions 1 to {expected})")]
     Version {
         /// Version found.
         found: u32,
-        /// Version read by this library.
+        /// The newest version this library reads (it reads every one from 1).
         expected: u32,
     },
     /// The weights inside are not a valid weights file.
@@ -1820,6 +1820,18 @@ mod tests {
         let mut v2 = v1;
         v2[4..8].copy_from_slice(&2u32.to_le_bytes());
         assert_eq!(TrainState::from_bytes(&v2), Err(TrainStateError::Truncated));
+        // A version after 2 is not read, and the error says which ones are.
+        let mut v3 = state.to_bytes();
+        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
+        let e = TrainState::from_bytes(&v3).unwrap_err();
+        assert_eq!(
+            e,
+            TrainStateError::Version {
+                found: 3,
+                expected: 2
+            }
+        );
+        assert!(e.to_string().contains("versions 1 to 2"), "{e}");
         // A label that is not a number is refused.
         let mut bytes = state.to_bytes();
         let n = bytes.len();
