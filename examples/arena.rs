@@ -1,6 +1,6 @@
 //! Plays two engines against each other:
 //! `cargo run --release --example arena -- --a ENGINE --b ENGINE --games N
-//! [--openings FILE | --random-openings PLIES] [--seed S] [--record FILE]`.
+//! [--openings FILE | --random-openings PLIES] [--seed S] [--record FILE] [--jobs N]`.
 //!
 //! An engine is `easy`, `normal`, `hard`, `expert`, `depth:N`, `nodes:N`, `expert:MS[:T]`
 //! (Expert with MS milliseconds a move instead of its own 950, and its cuts' confidence T,
@@ -19,6 +19,12 @@
 //! line each: the game's number, the engine that moved first (`a` or `b`), the disc difference
 //! for A, the start position in OBF (`BOARD SIDE`) and the moves from it, passes written `PS`
 //! (`Game::transcript_from` reads them back).
+//!
+//! `--jobs N` plays N games at a time, each job with engines of its own (an `nboard:` engine is
+//! started N times): the same games as one job when the engines are deterministic (`depth:N`,
+//! `nodes:N`, an NBoard engine on a depth), in the order they end. Engines that play on time
+//! share the machine's cores, so give each job a core of its own (`--jobs 2` on two cores, with
+//! engines on one thread) or their moves get less search; Easy's random moves follow the job.
 
 use reversi_ai::nboard::{Client, NBoardError, Reply};
 use reversi_ai::{engine_from_name, AiError, Engine, Expert, Limits, SearchResult};
@@ -27,12 +33,13 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S] [--record FILE]\n\
+        "usage: arena --a ENGINE --b ENGINE --games N [--openings FILE | --random-openings PLIES] [--seed S] [--record FILE] [--jobs N]\n\
          ENGINE: easy | normal | hard | expert | depth:N | nodes:N | expert:MS[:T] | expert-full:MS | nboard:COMMAND"
     );
     ExitCode::from(2)
@@ -228,6 +235,50 @@ fn play(
     Ok(d)
 }
 
+/// A game of the match, played.
+struct Finished {
+    /// Its number from 0: openings in order, each played by A first, then by B first.
+    number: usize,
+    /// Whether A moved first.
+    a_first: bool,
+    /// The final disc difference for A.
+    diff_for_a: i32,
+    /// The opening and the moves played from it.
+    game: Game,
+    /// The time of each move of A and of B.
+    times: [Vec<Duration>; 2],
+}
+
+/// Plays game number `g` of the match from `opening` between `a` and `b`.
+fn play_numbered(
+    g: usize,
+    mut game: Game,
+    a: &mut Box<dyn Engine>,
+    b: &mut Box<dyn Engine>,
+) -> Result<Finished, String> {
+    let a_first = g.is_multiple_of(2);
+    let mut t: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    let r = if a_first {
+        play([a, b], &mut game, &mut t)
+    } else {
+        play([b, a], &mut game, &mut t)
+    };
+    let diff = r.map_err(|e| format!("game {}: {e}", g + 1))?;
+    let [first, second] = t;
+    let (times, diff_for_a) = if a_first {
+        ([first, second], diff)
+    } else {
+        ([second, first], -diff)
+    };
+    Ok(Finished {
+        number: g,
+        a_first,
+        diff_for_a,
+        game,
+        times,
+    })
+}
+
 /// An engine of this library by name, or an external NBoard engine (`nboard:COMMAND`).
 fn make_engine(name: &str, seed: u64) -> Result<Box<dyn Engine>, String> {
     for (prefix, selective) in [("expert:", true), ("expert-full:", false)] {
@@ -268,6 +319,7 @@ fn main() -> ExitCode {
     let (mut a, mut b, mut games, mut openings_file, mut random_plies, mut seed) =
         (None, None, None, None, 6u32, 1u64);
     let mut record_file: Option<String> = None;
+    let mut jobs = 1usize;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut val = || args.next();
@@ -287,6 +339,10 @@ fn main() -> ExitCode {
                 Some(p) => random_plies = p,
                 None => return bad_value("--random-openings", "a number of plies"),
             },
+            "--jobs" => match val().and_then(|j| j.parse::<usize>().ok()) {
+                Some(j) if j > 0 => jobs = j,
+                _ => return bad_value("--jobs", "a positive number of games at a time"),
+            },
             "--seed" => match val().and_then(|g| g.parse().ok()) {
                 Some(s) => seed = s,
                 None => return bad_value("--seed", "a number from 0 to 2^64 - 1"),
@@ -301,20 +357,19 @@ fn main() -> ExitCode {
         eprintln!("arena: --a, --b and --games are required");
         return usage();
     };
-    let mut ea = match make_engine(&a, seed) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("arena: {e}");
-            return usage();
+    // Each job's own engines, all started before the first game so that a bad name or command
+    // is reported at once; job 0's are seeded as a match of one job always was.
+    let mut engines = Vec::with_capacity(jobs);
+    for job in 0..jobs as u64 {
+        let job_seed = seed.wrapping_add(job.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        match (make_engine(&a, job_seed), make_engine(&b, job_seed ^ 0xB)) {
+            (Ok(ea), Ok(eb)) => engines.push((ea, eb)),
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("arena: {e}");
+                return usage();
+            }
         }
-    };
-    let mut eb = match make_engine(&b, seed ^ 0xB) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("arena: {e}");
-            return usage();
-        }
-    };
+    }
     let pairs = games.div_ceil(2);
     let mut rng = SplitMix(seed);
     let openings: Vec<Game> = match &openings_file {
@@ -352,61 +407,65 @@ fn main() -> ExitCode {
     let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
     let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
     let total = pairs * 2;
-    for g in 0..total {
-        let mut game = openings[(g / 2) % openings.len()].clone();
-        let a_first = g % 2 == 0;
-        let mut t2: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
-        let r = if a_first {
-            play([&mut ea, &mut eb], &mut game, &mut t2)
-        } else {
-            play([&mut eb, &mut ea], &mut game, &mut t2)
-        };
-        let diff = match r {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("\narena: game {}: {e}", g + 1);
-                return ExitCode::from(1);
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<Finished, String>>();
+    std::thread::scope(|scope| {
+        for (mut ea, mut eb) in engines {
+            let (tx, next, openings) = (tx.clone(), &next, &openings);
+            scope.spawn(move || loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                if g >= total {
+                    break;
+                }
+                let opening = openings[(g / 2) % openings.len()].clone();
+                let r = play_numbered(g, opening, &mut ea, &mut eb);
+                let failed = r.is_err();
+                if tx.send(r).is_err() || failed {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Each game as it ends, whichever job played it; a failure ends the match at once (the
+        // games under way are not waited for).
+        for (done, r) in rx.into_iter().enumerate() {
+            let f = r.unwrap_or_else(|e| {
+                eprintln!("\narena: {e}");
+                std::process::exit(1)
+            });
+            if let Some(out) = record.as_mut() {
+                let line = format!(
+                    "{} {} {:+} {} {}",
+                    f.number + 1,
+                    if f.a_first { 'a' } else { 'b' },
+                    f.diff_for_a,
+                    f.game.start().to_board_string(),
+                    f.game.transcript_with_passes()
+                );
+                if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                    eprintln!("\narena: cannot write the record: {e}");
+                    std::process::exit(1)
+                }
             }
-        };
-        let (ta, tb, da) = if a_first {
-            (std::mem::take(&mut t2[0]), std::mem::take(&mut t2[1]), diff)
-        } else {
-            (
-                std::mem::take(&mut t2[1]),
-                std::mem::take(&mut t2[0]),
-                -diff,
-            )
-        };
-        times[0].extend(ta);
-        times[1].extend(tb);
-        if let Some(out) = record.as_mut() {
-            let line = format!(
-                "{} {} {da:+} {} {}",
-                g + 1,
-                if a_first { 'a' } else { 'b' },
-                game.start().to_board_string(),
-                game.transcript_with_passes()
+            let [ta, tb] = f.times;
+            times[0].extend(ta);
+            times[1].extend(tb);
+            match f.diff_for_a.cmp(&0) {
+                std::cmp::Ordering::Greater => w += 1,
+                std::cmp::Ordering::Equal => d += 1,
+                std::cmp::Ordering::Less => l += 1,
+            }
+            let done = done + 1;
+            let width = 40;
+            let filled = done * width / total;
+            eprint!(
+                "\r[{}{}] {done}/{total}  {a} +{w} ={d} -{l}",
+                "#".repeat(filled),
+                "-".repeat(width - filled)
             );
-            if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
-                eprintln!("\narena: cannot write the record: {e}");
-                return ExitCode::from(1);
-            }
+            let _ = std::io::stderr().flush();
         }
-        match da.cmp(&0) {
-            std::cmp::Ordering::Greater => w += 1,
-            std::cmp::Ordering::Equal => d += 1,
-            std::cmp::Ordering::Less => l += 1,
-        }
-        let done = g + 1;
-        let width = 40;
-        let filled = done * width / total;
-        eprint!(
-            "\r[{}{}] {done}/{total}  {a} +{w} ={d} -{l}",
-            "#".repeat(filled),
-            "-".repeat(width - filled)
-        );
-        let _ = std::io::stderr().flush();
-    }
+    });
     eprintln!();
     let n = f64::from(w + d + l);
     let score = (f64::from(w) + 0.5 * f64::from(d)) / n;

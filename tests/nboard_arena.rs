@@ -80,9 +80,21 @@ fn an_engine_answering_an_illegal_move_ends_the_match() {
 
 /// The record (`arena --record`) of a match of `a` against `b`: four games, two openings.
 fn recorded_match(a: &str, b: &str, seed: &str, name: &str) -> String {
+    recorded_match_with(a, b, seed, name, &["--games", "4"]).1
+}
+
+/// The standard output and the record of a match of `a` against `b` with `extra` arguments.
+fn recorded_match_with(
+    a: &str,
+    b: &str,
+    seed: &str,
+    name: &str,
+    extra: &[&str],
+) -> (String, String) {
     let path = std::env::temp_dir().join(format!("{name}-{}.txt", std::process::id()));
     let out = Command::new(example("arena"))
-        .args(["--a", a, "--b", b, "--games", "4", "--seed", seed])
+        .args(["--a", a, "--b", b, "--seed", seed])
+        .args(extra)
         .arg("--record")
         .arg(&path)
         .output()
@@ -94,7 +106,50 @@ fn recorded_match(a: &str, b: &str, seed: &str, name: &str) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    text.expect("the record")
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        text.expect("the record"),
+    )
+}
+
+#[test]
+fn games_played_at_a_time_are_the_games_of_one_job() {
+    // Deterministic engines: three jobs play the same ten games as one, only their order of
+    // ending may differ, and the result is the same.
+    let games = ["--games", "10", "--random-openings", "4"];
+    let (out1, rec1) = recorded_match_with("depth:3", "nodes:3000", "17", "arena-jobs1", &games);
+    let jobs = [&games[..], &["--jobs", "3"]].concat();
+    let (out3, rec3) = recorded_match_with("depth:3", "nodes:3000", "17", "arena-jobs3", &jobs);
+    let sorted = |r: &str| {
+        let mut lines: Vec<String> = r.lines().map(str::to_string).collect();
+        lines.sort_by_key(|l| l.split_whitespace().next().unwrap().parse::<u32>().unwrap());
+        lines
+    };
+    let (one, three) = (sorted(&rec1), sorted(&rec3));
+    assert_eq!(one.len(), 10, "{rec1}");
+    assert_eq!(one, three);
+    // The result lines (all but the times, which are measured) agree.
+    let result = |o: &str| -> Vec<String> {
+        o.lines()
+            .filter(|l| !l.contains("_move_s="))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(result(&out1), result(&out3));
+    assert!(out3.contains("games=10"), "{out3}");
+}
+
+#[test]
+fn zero_jobs_is_refused() {
+    let out = Command::new(example("arena"))
+        .args([
+            "--a", "depth:1", "--b", "depth:1", "--games", "2", "--jobs", "0",
+        ])
+        .output()
+        .expect("arena runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--jobs"), "{stderr}");
 }
 
 /// A record line's fields, its start position, its game and the colour of engine A.
