@@ -21,8 +21,8 @@
 //! (`Game::transcript_from` reads them back).
 //!
 //! `--jobs N` plays N games at a time, each job with engines of its own (an `nboard:` engine is
-//! started N times): the same games as one job when the engines are deterministic (`depth:N`,
-//! `nodes:N`, an NBoard engine on a depth), in the order they end. Engines that play on time
+//! started N times): the same games as one job when the engines' moves depend on the position
+//! alone (`depth:N`, `nodes:N`), in the order they end. Engines that play on time
 //! share the machine's cores, so give each job a core of its own (`--jobs 2` on two cores, with
 //! engines on one thread) or their moves get less search; Easy's random moves follow the job.
 
